@@ -1,0 +1,13 @@
+export { connectBus, type NatsConnection } from './connection.ts';
+export { pingService, type ServiceInstance } from './discovery.ts';
+export { type CallOptions, callOperation } from './request.ts';
+export {
+  type BoundHandler,
+  type Handler,
+  type HandlerContext,
+  handle,
+  type RunningService,
+  type ServeOptions,
+  serveOperations,
+} from './serve.ts';
+export { decodeJson, encodeJson, REQUEST_ID_HEADER } from './wire.ts';

@@ -1,0 +1,72 @@
+import type { Operation, RequestOf, ResponseOf } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { injectTraceContext, tracer } from '@coin/telemetry';
+import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { decodeJson, encodeJson, REQUEST_ID_HEADER, replyError } from './wire.ts';
+
+export interface CallOptions {
+  timeoutMs: number;
+  requestId?: string;
+}
+
+function toAppError(err: unknown, op: Operation): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof RequestError && err.isNoResponders()) {
+    return AppError.unavailable(`${op.service} service is unavailable`);
+  }
+  if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError)) {
+    return AppError.timeout(`${op.service} service did not answer in time`);
+  }
+  return AppError.unavailable(`${op.service} service could not be reached`);
+}
+
+/**
+ * Typed request-reply for one contract operation. Errors come back as AppError: the remote one
+ * as it was thrown, no responders as 503, a timeout as 504.
+ */
+export async function callOperation<O extends Operation>(
+  nc: NatsConnection,
+  op: O,
+  request: Partial<RequestOf<O>>,
+  options: CallOptions,
+): Promise<ResponseOf<O>> {
+  return tracer.startActiveSpan(
+    `${op.subject} request`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': op.subject,
+        'messaging.operation.type': 'send',
+      },
+    },
+    async (span) => {
+      try {
+        const h = headers();
+        if (options.requestId) h.set(REQUEST_ID_HEADER, options.requestId);
+        injectTraceContext(h);
+        let reply: Awaited<ReturnType<NatsConnection['request']>>;
+        try {
+          reply = await nc.request(op.subject, encodeJson(request), {
+            timeout: options.timeoutMs,
+            headers: h,
+          });
+        } catch (err) {
+          throw toAppError(err, op);
+        }
+        const remote = replyError(reply);
+        if (remote) throw remote;
+        return decodeJson(reply.data) as ResponseOf<O>;
+      } catch (err) {
+        const appErr = err instanceof AppError ? err : toAppError(err, op);
+        span.setAttribute('rpc.response.status_code', appErr.status);
+        if (appErr.status >= 500)
+          span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.details.error });
+        throw appErr;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}

@@ -1,0 +1,217 @@
+import { formatIssue, type Operation, type RequestOf, type ResponseOf } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
+import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
+import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { z } from 'zod';
+import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
+
+export interface HandlerContext {
+  requestId: string;
+  log: Logger;
+}
+
+export type Handler<O extends Operation> = (
+  request: RequestOf<O>,
+  ctx: HandlerContext,
+) => Promise<ResponseOf<O>>;
+
+export interface BoundHandler {
+  op: Operation;
+  run: (request: RequestOf<Operation>, ctx: HandlerContext) => Promise<unknown>;
+}
+
+/** Pairs an operation with its handler, keeping the handler's types tied to the contract. */
+export function handle<O extends Operation>(op: O, handler: Handler<O>): BoundHandler {
+  return { op, run: handler as BoundHandler['run'] };
+}
+
+export interface ServeOptions {
+  service: string;
+  version: string;
+  description?: string;
+  handlers: readonly BoundHandler[];
+  log: Logger;
+  /** Wraps each handler run, e.g. in a MikroORM RequestContext. */
+  around?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+interface EndpointStats {
+  name: string;
+  subject: string;
+  queue_group: string;
+  num_requests: number;
+  num_errors: number;
+  last_error: string;
+  processing_time: number;
+  average_processing_time: number;
+}
+
+export interface RunningService {
+  id: string;
+  stop(): Promise<void>;
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, subject: string): unknown {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value ?? (subject === 'body' ? undefined : {}));
+  if (!parsed.success) throw AppError.badRequest(formatIssue(parsed.error, subject));
+  return parsed.data;
+}
+
+/** Validates at the service's own edge too: the bus is a public surface for other services. */
+function validate(op: Operation, raw: unknown): RequestOf<Operation> {
+  if (typeof raw !== 'object' || raw === null) throw AppError.badRequest('request must be a JSON object');
+  const r = raw as Record<string, unknown>;
+  return {
+    partnerId: typeof r.partnerId === 'string' ? r.partnerId : undefined,
+    idempotencyKey: typeof r.idempotencyKey === 'string' ? r.idempotencyKey : undefined,
+    clientIp: typeof r.clientIp === 'string' ? r.clientIp : undefined,
+    body: parsePart(op.schemas.body, r.body, 'body'),
+    query: parsePart(op.schemas.query, r.query, 'query'),
+    params: parsePart(op.schemas.params, r.params, 'params'),
+  } as RequestOf<Operation>;
+}
+
+/**
+ * Serves a service's operations on their subjects (one queue group per service, so replicas share
+ * the load) and answers the NATS micro protocol (`$SRV.PING|INFO|STATS`) so every replica can be
+ * discovered. Every message gets exactly one reply, errors included.
+ */
+export function serveOperations(nc: NatsConnection, opts: ServeOptions): RunningService {
+  const id = nuid.next();
+  const started = new Date().toISOString();
+  const inFlight = new Set<Promise<void>>();
+  const subs: Subscription[] = [];
+  const stats = new Map<string, EndpointStats>();
+  const around = opts.around ?? ((fn) => fn());
+
+  async function process(bound: BoundHandler, msg: Msg, endpoint: EndpointStats): Promise<void> {
+    const began = performance.now();
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || nuid.next();
+    const log = opts.log.child({ requestId, op: bound.op.name });
+    const parent = extractTraceContext(msg.headers);
+    await context.with(parent, () =>
+      tracer.startActiveSpan(
+        `${bound.op.subject} process`,
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.destination.name': bound.op.subject,
+            'messaging.operation.type': 'process',
+          },
+        },
+        async (span) => {
+          const h = headers();
+          let payload: Uint8Array;
+          try {
+            const request = validate(bound.op, decodeJson(msg.data));
+            const result = await around(() => bound.run(request, { requestId, log }));
+            payload = encodeJson(result);
+          } catch (err) {
+            let appErr: AppError;
+            if (err instanceof AppError) {
+              appErr = err;
+            } else if (err instanceof SyntaxError) {
+              appErr = AppError.badRequest('request must be valid JSON');
+            } else {
+              appErr = AppError.internal();
+              log.error({ err }, 'handler failed');
+            }
+            if (appErr.status >= 500) {
+              span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.details.error });
+              endpoint.num_errors += 1;
+              endpoint.last_error = appErr.details.error;
+            }
+            span.setAttribute('rpc.response.status_code', appErr.status);
+            setErrorHeaders(h, appErr);
+            payload = encodeJson(appErr.details);
+          }
+          try {
+            msg.respond(payload, { headers: h });
+          } catch (err) {
+            log.warn({ err }, 'reply could not be sent');
+          }
+          const elapsedNs = Math.round((performance.now() - began) * 1e6);
+          endpoint.num_requests += 1;
+          endpoint.processing_time += elapsedNs;
+          endpoint.average_processing_time = Math.round(endpoint.processing_time / endpoint.num_requests);
+          span.end();
+        },
+      ),
+    );
+  }
+
+  for (const bound of opts.handlers) {
+    const endpoint: EndpointStats = {
+      name: bound.op.name,
+      subject: bound.op.subject,
+      queue_group: opts.service,
+      num_requests: 0,
+      num_errors: 0,
+      last_error: '',
+      processing_time: 0,
+      average_processing_time: 0,
+    };
+    stats.set(bound.op.name, endpoint);
+    subs.push(
+      nc.subscribe(bound.op.subject, {
+        queue: opts.service,
+        callback: (err, msg) => {
+          if (err) {
+            opts.log.error({ err, subject: bound.op.subject }, 'subscription failed');
+            return;
+          }
+          const p = process(bound, msg, endpoint).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        },
+      }),
+    );
+  }
+
+  const identity = { name: opts.service, id, version: opts.version, metadata: {} };
+  const answers: Record<string, () => unknown> = {
+    PING: () => ({ type: 'io.nats.micro.v1.ping_response', ...identity }),
+    INFO: () => ({
+      type: 'io.nats.micro.v1.info_response',
+      ...identity,
+      description: opts.description ?? '',
+      endpoints: [...stats.values()].map((e) => ({
+        name: e.name,
+        subject: e.subject,
+        queue_group: e.queue_group,
+        metadata: {},
+      })),
+    }),
+    STATS: () => ({
+      type: 'io.nats.micro.v1.stats_response',
+      ...identity,
+      started,
+      endpoints: [...stats.values()],
+    }),
+  };
+  for (const [verb, answer] of Object.entries(answers)) {
+    for (const subject of [
+      `$SRV.${verb}`,
+      `$SRV.${verb}.${opts.service}`,
+      `$SRV.${verb}.${opts.service}.${id}`,
+    ]) {
+      subs.push(
+        nc.subscribe(subject, {
+          callback: (err, msg) => {
+            if (!err) msg.respond(encodeJson(answer()));
+          },
+        }),
+      );
+    }
+  }
+
+  return {
+    id,
+    async stop() {
+      await Promise.all(subs.map((s) => s.drain().catch(() => undefined)));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export { Migration } from '@mikro-orm/migrations';
+export { type EntityManager, raw } from '@mikro-orm/postgresql';
+export { dropDatabase, ensureDatabase } from './create-database.ts';
+export { type Database, type OpenDatabaseOptions, openDatabase, requestScope } from './open-database.ts';

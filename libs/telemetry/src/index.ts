@@ -1,0 +1,13 @@
+import { trace } from '@opentelemetry/api';
+
+export { createLogger, type Logger } from './logger.ts';
+export {
+  deserializeTraceContext,
+  extractTraceContext,
+  type HeaderCarrier,
+  injectTraceContext,
+  serializeTraceContext,
+} from './propagation.ts';
+
+export const tracer = trace.getTracer('coin-rewards');
+export { runMain, type Stoppable } from './run-main.ts';

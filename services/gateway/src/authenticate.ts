@@ -1,0 +1,93 @@
+import { callOperation, type NatsConnection } from '@coin/bus';
+import { ACCESS_TOKEN, API_KEY_PREFIX, identity } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { createLocalJWKSet, type JSONWebKeySet, errors as joseErrors, jwtVerify } from 'jose';
+
+export interface Caller {
+  partnerId: string;
+  via: 'access_token' | 'api_key';
+}
+
+interface Options {
+  nc: NatsConnection;
+  timeoutMs: number;
+  apiKeyCacheMs: number;
+}
+
+const JWKS_REFETCH_MS = 30_000;
+const API_KEY_CACHE_MAX = 10_000;
+
+/**
+ * Access tokens are verified here, without a NATS hop, against identity's public keys (fetched
+ * over NATS and refetched when an unknown key id shows up). Secret API keys are checked by
+ * identity and cached briefly, so a revoked key stops working within the cache time.
+ */
+export function createAuthenticator(opts: Options) {
+  let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
+  let fetchedAt = 0;
+  const apiKeys = new Map<string, { partnerId: string; until: number }>();
+
+  async function loadKeys(requestId: string): Promise<void> {
+    const jwks = await callOperation(
+      opts.nc,
+      identity.getJwks,
+      { body: {} },
+      { timeoutMs: opts.timeoutMs, requestId },
+    );
+    keySet = createLocalJWKSet(jwks as JSONWebKeySet);
+    fetchedAt = Date.now();
+  }
+
+  async function verifyJwt(token: string, requestId: string): Promise<Caller> {
+    if (!keySet) await loadKeys(requestId);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { payload } = await jwtVerify(token, keySet!, {
+          algorithms: [ACCESS_TOKEN.algorithm],
+          issuer: ACCESS_TOKEN.issuer,
+          audience: ACCESS_TOKEN.audience,
+          requiredClaims: ['sub', 'exp'],
+        });
+        if (payload.typ !== 'access') throw AppError.unauthorized('token is not an access token');
+        return { partnerId: payload.sub!, via: 'access_token' };
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (
+          err instanceof joseErrors.JWKSNoMatchingKey &&
+          attempt === 0 &&
+          Date.now() - fetchedAt > JWKS_REFETCH_MS
+        ) {
+          await loadKeys(requestId);
+          continue;
+        }
+        if (err instanceof joseErrors.JWTExpired) throw AppError.unauthorized('access token has expired');
+        throw AppError.unauthorized('access token is invalid');
+      }
+    }
+  }
+
+  async function verifyApiKey(key: string, requestId: string): Promise<Caller> {
+    const cached = apiKeys.get(key);
+    if (cached && cached.until > Date.now()) return { partnerId: cached.partnerId, via: 'api_key' };
+    const { partnerId } = await callOperation(
+      opts.nc,
+      identity.verifyApiKey,
+      { body: { key } },
+      { timeoutMs: opts.timeoutMs, requestId },
+    );
+    if (opts.apiKeyCacheMs > 0) {
+      if (apiKeys.size >= API_KEY_CACHE_MAX) apiKeys.delete(apiKeys.keys().next().value!);
+      apiKeys.set(key, { partnerId, until: Date.now() + opts.apiKeyCacheMs });
+    }
+    return { partnerId, via: 'api_key' };
+  }
+
+  return async function authenticate(header: string | undefined, requestId: string): Promise<Caller> {
+    if (!header) throw AppError.unauthorized('Authorization header with a Bearer token is required');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw AppError.unauthorized('Authorization header must be "Bearer <token>"');
+    const token = match[1];
+    if (token.length > 4096) throw AppError.unauthorized('access token is invalid');
+    return token.startsWith(API_KEY_PREFIX) ? verifyApiKey(token, requestId) : verifyJwt(token, requestId);
+  };
+}

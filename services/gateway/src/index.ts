@@ -1,0 +1,1 @@
+export { type Gateway, startGateway } from './server.ts';

@@ -1,0 +1,9 @@
+import type { Database } from '@coin/db';
+import type { IdentityConfig } from './config.ts';
+import type { TokenSigner } from './security/token-signer.ts';
+
+export interface IdentityDeps {
+  orm: Database;
+  config: IdentityConfig;
+  signer: TokenSigner;
+}

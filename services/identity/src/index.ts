@@ -1,0 +1,1 @@
+export { startIdentity } from './service.ts';

@@ -1,0 +1,23 @@
+import { handle } from '@coin/bus';
+import { identity } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import type { IdentityDeps } from '../deps.ts';
+import { Partner } from '../entities.ts';
+
+export function getJwksHandler(deps: IdentityDeps) {
+  return handle(identity.getJwks, async () => deps.signer.jwks());
+}
+
+export function getPartnerHandler(deps: IdentityDeps) {
+  return handle(identity.getPartner, async ({ body }) => {
+    const partner = await deps.orm.em.findOne(Partner, { partnerId: body.partnerId });
+    if (!partner) throw AppError.notFound('partner not found');
+    return {
+      partnerId: partner.partnerId,
+      applicationName: partner.applicationName,
+      userDetailsUrl: partner.userDetailsUrl,
+      webhookUrl: partner.webhookUrl ?? null,
+      webhookSecret: partner.webhookSecret ?? null,
+    };
+  });
+}

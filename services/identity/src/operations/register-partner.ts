@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { handle } from '@coin/bus';
+import { identity } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { IdentityDeps } from '../deps.ts';
+import { Partner } from '../entities.ts';
+import { hashPassword } from '../security/passwords.ts';
+import { newClientId, newWebhookSecret } from '../security/secrets.ts';
+import { partnerView } from './partner-view.ts';
+
+export function registerPartnerHandler(deps: IdentityDeps) {
+  return handle(identity.registerPartner, async ({ body }) => {
+    const em = deps.orm.em;
+    const partner = em.create(Partner, {
+      id: randomUUID(),
+      partnerId: randomUUID(),
+      applicationName: body.applicationName,
+      clientId: newClientId(),
+      redirectUrl: body.redirectUrl,
+      webRedirectUrl: body.webRedirectUrl,
+      mobileRedirectUrl: body.mobileRedirectUrl,
+      email: body.email.toLowerCase(),
+      partnerName: body.partnerName,
+      userDetailsUrl: body.userDetailsUrl,
+      passwordHash: await hashPassword(body.password),
+      webhookUrl: body.webhookUrl ?? null,
+      webhookSecret: body.webhookUrl ? newWebhookSecret() : null,
+    });
+    try {
+      await em.flush();
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) {
+        throw AppError.conflict('a partner with this email already exists');
+      }
+      throw err;
+    }
+    return partnerView(partner);
+  });
+}

@@ -1,0 +1,24 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { API_KEY_PREFIX } from '@coin/contracts';
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export { API_KEY_PREFIX };
+
+export function newApiKey(): string {
+  return `${API_KEY_PREFIX}${randomToken(32)}`;
+}
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export function newClientId(): string {
+  return randomBytes(32).toString('hex');
+}

@@ -1,0 +1,63 @@
+import { connectBus, serveOperations } from '@coin/bus';
+import { openDatabase, requestScope } from '@coin/db';
+import { createLogger, type Stoppable } from '@coin/telemetry';
+import { identityConfig } from './config.ts';
+import type { IdentityDeps } from './deps.ts';
+import { identityEntities } from './entities.ts';
+import { identityMigrations } from './migrations/index.ts';
+import {
+  createApiKeyHandler,
+  listApiKeysHandler,
+  revokeApiKeyHandler,
+  verifyApiKeyHandler,
+} from './operations/api-keys.ts';
+import { getMeHandler } from './operations/get-me.ts';
+import { getJwksHandler, getPartnerHandler } from './operations/internal.ts';
+import { loginHandler } from './operations/login.ts';
+import { logoutHandler } from './operations/logout.ts';
+import { refreshTokensHandler } from './operations/refresh-tokens.ts';
+import { registerPartnerHandler } from './operations/register-partner.ts';
+import { setWebhookHandler } from './operations/set-webhook.ts';
+import { loadTokenSigner } from './security/token-signer.ts';
+
+export async function startIdentity(env: NodeJS.ProcessEnv = process.env): Promise<Stoppable> {
+  const config = identityConfig(env);
+  const log = createLogger('identity', config.LOG_LEVEL);
+  const orm = await openDatabase({
+    url: config.databaseUrl,
+    entities: identityEntities,
+    migrations: identityMigrations,
+    log,
+  });
+  const nc = await connectBus(config.NATS_URL, 'identity');
+  const deps: IdentityDeps = { orm, config, signer: await loadTokenSigner(orm) };
+  const service = serveOperations(nc, {
+    service: 'identity',
+    version: '1.0.0',
+    description: 'partners, tokens, API keys and account users',
+    log,
+    around: requestScope(orm),
+    handlers: [
+      registerPartnerHandler(deps),
+      loginHandler(deps),
+      refreshTokensHandler(deps),
+      logoutHandler(deps),
+      getMeHandler(deps),
+      setWebhookHandler(deps),
+      createApiKeyHandler(deps),
+      listApiKeysHandler(deps),
+      revokeApiKeyHandler(deps),
+      verifyApiKeyHandler(deps),
+      getJwksHandler(deps),
+      getPartnerHandler(deps),
+    ],
+  });
+  log.info({ id: service.id }, 'identity started');
+  return {
+    async stop() {
+      await service.stop();
+      await nc.drain();
+      await orm.close();
+    },
+  };
+}
