@@ -1,12 +1,30 @@
 import './validation.ts';
 import { identityOperations } from './identity.ts';
+import { leaderboardOperations } from './leaderboard.ts';
+import { onboardingOperations } from './onboarding.ts';
 import type { Operation } from './operation.ts';
+import { rulesOperations } from './rules.ts';
+import { walletOperations } from './wallet.ts';
+import { webhooksOperations } from './webhooks.ts';
 
 export * from './auth.ts';
 export * from './common.ts';
+export * from './events.ts';
 export * as identity from './identity.ts';
+export * as leaderboard from './leaderboard.ts';
+export * as onboarding from './onboarding.ts';
 export * from './operation.ts';
+export * as rules from './rules.ts';
 export { formatIssue, formatPath } from './validation.ts';
+export * as wallet from './wallet.ts';
+export * as webhooks from './webhooks.ts';
 
 /** Every operation of the system; the gateway's routes and the OpenAPI document come from here. */
-export const allOperations: readonly Operation[] = [...identityOperations];
+export const allOperations: readonly Operation[] = [
+  ...identityOperations,
+  ...onboardingOperations,
+  ...rulesOperations,
+  ...walletOperations,
+  ...leaderboardOperations,
+  ...webhooksOperations,
+];

@@ -48,7 +48,7 @@ export function registerOperationRoutes(
           http.auth === 'partner'
             ? await deps.authenticate(request.headers.authorization, requestId)
             : undefined;
-        const body = parse(op.schemas.body, request.body, 'body');
+        const body = parse(op.schemas.body, request.body ?? undefined, 'body');
         const query = parse(op.schemas.query, request.query, 'query');
         const params = parse(op.schemas.params, request.params, 'params');
         const data = await callOperation(

@@ -45,6 +45,8 @@ async function createGateway(
   // Validation is the contracts' zod (its messages are the specification's); route schemas are docs.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // A JSON API: anything but application/json is refused with 415.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

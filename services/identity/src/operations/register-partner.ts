@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { handle } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
+import { urlRefusal } from '@coin/outbound';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { IdentityDeps } from '../deps.ts';
 import { Partner } from '../entities.ts';
@@ -11,6 +12,11 @@ import { partnerView } from './partner-view.ts';
 
 export function registerPartnerHandler(deps: IdentityDeps) {
   return handle(identity.registerPartner, async ({ body }) => {
+    for (const field of ['userDetailsUrl', 'webhookUrl'] as const) {
+      const url = body[field];
+      const refusal = url ? urlRefusal(url, deps.config.APP_MODE) : undefined;
+      if (refusal) throw AppError.badRequest(`${field} ${refusal}`);
+    }
     const em = deps.orm.em;
     const partner = em.create(Partner, {
       id: randomUUID(),

@@ -1,0 +1,8 @@
+export interface Scenario {
+  name: string;
+  description: string;
+  run(): Promise<void>;
+}
+
+/** Each issue's benchmark adds its scenario here. */
+export const scenarios: Scenario[] = [];

@@ -1,0 +1,403 @@
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { Stack } from '@coin/testing';
+import { importJWK, SignJWT } from 'jose';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerBody, registerAndLogin } from './support/partners.ts';
+import { stackWith } from './support/stack.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await stackWith(['identity'], { API_KEY_CACHE_MS: '0', AUTH_RATE_LIMIT_MAX: '1000' });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+function expectFailure(
+  res: { status: number; body: any },
+  status: number,
+  appErrorCode: string,
+  error?: string,
+) {
+  expect(res.status).toBe(status);
+  expect(res.body.status).toBe('failed');
+  expect(typeof res.body.message).toBe('string');
+  expect(res.body.data.appErrorCode).toBe(appErrorCode);
+  expect(typeof res.body.data.errorType).toBe('string');
+  if (error !== undefined) expect(res.body.data.error).toBe(error);
+}
+
+describe('partner registration', () => {
+  it('returns exactly the Partner shape, without password fields', async () => {
+    const body = partnerBody();
+    const res = await stack.api.post('/api/v1/ufel/partners', body);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    expect(typeof res.body.message).toBe('string');
+    const p = res.body.data;
+    expect(Object.keys(p).sort()).toEqual(
+      [
+        'id',
+        'partnerId',
+        'applicationName',
+        'clientId',
+        'redirectUrl',
+        'webRedirectUrl',
+        'mobileRedirectUrl',
+        'email',
+        'partnerName',
+        'userDetailsUrl',
+      ].sort(),
+    );
+    expect(p.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(p.partnerId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(p.clientId).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.email).toBe(body.email);
+    expect(p.applicationName).toBe(body.applicationName);
+    expect(p.userDetailsUrl).toBe(body.userDetailsUrl);
+    expect(res.text).not.toContain(body.password);
+  });
+
+  it('names a missing applicationName with the specification envelope', async () => {
+    const { applicationName: _omit, ...body } = partnerBody();
+    const res = await stack.api.post('/api/v1/ufel/partners', body);
+    expect(res.body).toEqual({
+      status: 'failed',
+      message: 'invalid data provided',
+      data: { errorType: 'invalid', appErrorCode: 'Bad request', error: 'applicationName is required' },
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('refuses passwords that differ, a bad e-mail and wrong types, naming the field', async () => {
+    expectFailure(
+      await stack.api.post(
+        '/api/v1/ufel/partners',
+        partnerBody({ confirmPassword: 'something else entirely' }),
+      ),
+      400,
+      'Bad request',
+      'confirmPassword must match password',
+    );
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners', partnerBody({ email: 'not-an-email' })),
+      400,
+      'Bad request',
+      'email must be a valid email',
+    );
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners', partnerBody({ partnerName: 42 })),
+      400,
+      'Bad request',
+      'partnerName must be a string',
+    );
+  });
+
+  it('refuses a second partner with the same e-mail (409)', async () => {
+    const body = partnerBody();
+    expect((await stack.api.post('/api/v1/ufel/partners', body)).status).toBe(200);
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners', { ...body, email: body.email.toUpperCase() }),
+      409,
+      'DUPLICATE',
+    );
+  });
+});
+
+describe('login and tokens', () => {
+  it('returns tokens and the user shape exactly', async () => {
+    const body = partnerBody();
+    const reg = await stack.api.post('/api/v1/ufel/partners', body);
+    const res = await stack.api.post('/api/v1/ufel/partners/login', {
+      email: body.email,
+      password: body.password,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    const { tokens, user } = res.body.data;
+    expect(Object.keys(res.body.data).sort()).toEqual(['tokens', 'user']);
+    expect(Object.keys(tokens).sort()).toEqual(['accessToken', 'refreshToken']);
+    expect(typeof tokens.accessToken).toBe('string');
+    expect(typeof tokens.refreshToken).toBe('string');
+    expect(Object.keys(user).sort()).toEqual(['clientId', 'createdAt', 'email', 'id', 'name', 'userUrl']);
+    expect(user.id).toBe(reg.body.data.id);
+    expect(user.clientId).toBe(reg.body.data.clientId);
+    expect(user.name).toBe(body.partnerName);
+    expect(user.userUrl).toBe(body.userDetailsUrl);
+    expect(new Date(user.createdAt).toISOString()).toBe(user.createdAt);
+  });
+
+  it('says email must be a valid email, and 401 for a wrong password', async () => {
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners/login', { email: 'nope', password: 'x' }),
+      400,
+      'Bad request',
+      'email must be a valid email',
+    );
+    const p = await registerAndLogin(stack.api);
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners/login', { email: p.email, password: 'wrong password' }),
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+
+  it('answers 429 with Retry-After after repeated failed logins, even with the right password', async () => {
+    const p = await registerAndLogin(stack.api);
+    for (let i = 0; i < 5; i++) {
+      const res = await stack.api.post('/api/v1/ufel/partners/login', {
+        email: p.email,
+        password: `wrong-${i}`,
+      });
+      expect(res.status).toBe(401);
+    }
+    const locked = await stack.api.post('/api/v1/ufel/partners/login', {
+      email: p.email,
+      password: p.password,
+    });
+    expectFailure(locked, 429, 'RATE_LIMITED');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('serves me with the access token', async () => {
+    const p = await registerAndLogin(stack.api);
+    const me = await stack.api.get('/api/v1/ufel/partners/me', { token: p.accessToken });
+    expect(me.status).toBe(200);
+    expect(me.body.data.partnerId).toBe(p.partnerId);
+    expect(me.body.data.email).toBe(p.email);
+  });
+
+  it('rotates refresh tokens; a spent one is refused and revokes its family', async () => {
+    const p = await registerAndLogin(stack.api);
+    const first = await stack.api.post('/api/v1/ufel/partners/refresh', { refreshToken: p.refreshToken });
+    expect(first.status).toBe(200);
+    const rotated = first.body.data.tokens;
+    expect(rotated.refreshToken).not.toBe(p.refreshToken);
+    const me = await stack.api.get('/api/v1/ufel/partners/me', { token: rotated.accessToken });
+    expect(me.status).toBe(200);
+
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners/refresh', { refreshToken: p.refreshToken }),
+      401,
+      'UNAUTHORIZED',
+    );
+    // The reuse revoked the family: the token issued by the rotation no longer works either.
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners/refresh', { refreshToken: rotated.refreshToken }),
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+
+  it('lets only one of two concurrent uses of a refresh token succeed', async () => {
+    const p = await registerAndLogin(stack.api);
+    const results = await Promise.all(
+      [1, 2].map(() => stack.api.post('/api/v1/ufel/partners/refresh', { refreshToken: p.refreshToken })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it('revokes refresh tokens at logout', async () => {
+    const p = await registerAndLogin(stack.api);
+    const out = await stack.api.post('/api/v1/ufel/partners/logout', {}, { token: p.accessToken });
+    expect(out.status).toBe(200);
+    expectFailure(
+      await stack.api.post('/api/v1/ufel/partners/refresh', { refreshToken: p.refreshToken }),
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+});
+
+describe('bearer authentication', () => {
+  async function signingKey() {
+    const client = new pg.Client({ connectionString: stack.env.IDENTITY_DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'SELECT kid, private_jwk FROM signing_keys ORDER BY created_at, kid LIMIT 1',
+      );
+      return rows[0] as { kid: string; private_jwk: Record<string, unknown> };
+    } finally {
+      await client.end();
+    }
+  }
+
+  const claims = (partnerId: string) =>
+    new SignJWT({ typ: 'access' })
+      .setSubject(partnerId)
+      .setIssuer('coin-rewards/identity')
+      .setAudience('coin-rewards/api')
+      .setIssuedAt();
+
+  it('refuses a missing, garbage, expired, wrongly signed and alg:none token with 401', async () => {
+    const p = await registerAndLogin(stack.api);
+    const me = (token?: string, headers?: Record<string, string>) =>
+      stack.api.get('/api/v1/ufel/partners/me', { token, headers });
+
+    expectFailure(await me(), 401, 'UNAUTHORIZED');
+    expectFailure(await me('garbage.token.here'), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await me(undefined, { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }),
+      401,
+      'UNAUTHORIZED',
+    );
+
+    const { kid, private_jwk } = await signingKey();
+    const realKey = await importJWK(private_jwk as any, 'EdDSA');
+    const expired = await claims(p.partnerId)
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(realKey);
+    const expiredRes = await me(expired);
+    expectFailure(expiredRes, 401, 'UNAUTHORIZED', 'access token has expired');
+
+    const { privateKey: otherKey } = generateKeyPairSync('ed25519');
+    const forged = await claims(p.partnerId)
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setExpirationTime('5m')
+      .sign(otherKey);
+    expectFailure(await me(forged), 401, 'UNAUTHORIZED');
+
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({
+      typ: 'access',
+      sub: p.partnerId,
+      iss: 'coin-rewards/identity',
+      aud: 'coin-rewards/api',
+      exp: Math.floor(Date.now() / 1000) + 300,
+    })}.`;
+    expectFailure(await me(none), 401, 'UNAUTHORIZED');
+
+    // The same claims with the real key pass: the refusals above are about the token, not the claims.
+    const valid = await claims(p.partnerId)
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setExpirationTime('5m')
+      .sign(realKey);
+    expect((await me(valid)).status).toBe(200);
+  });
+
+  it('accepts a secret API key as Bearer, lists it without the secret, and refuses it once revoked', async () => {
+    const p = await registerAndLogin(stack.api);
+    const created = await stack.api.post(
+      '/api/v1/ufel/partners/api-keys',
+      { name: 'server' },
+      { token: p.accessToken },
+    );
+    expect(created.status).toBe(200);
+    const key: string = created.body.data.key;
+    expect(key).toMatch(/^ck_live_/);
+
+    const me = await stack.api.get('/api/v1/ufel/partners/me', { token: key });
+    expect(me.status).toBe(200);
+    expect(me.body.data.partnerId).toBe(p.partnerId);
+
+    const list = await stack.api.get('/api/v1/ufel/partners/api-keys', { token: key });
+    expect(list.body.data.data).toHaveLength(1);
+    expect(list.text).not.toContain(key);
+    expect(list.body.data.data[0].lastUsedAt).not.toBeNull();
+
+    const other = await registerAndLogin(stack.api);
+    const foreign = await stack.api.delete(`/api/v1/ufel/partners/api-keys/${created.body.data.id}`, {
+      token: other.accessToken,
+    });
+    expectFailure(foreign, 404, 'NOT_FOUND');
+
+    const revoked = await stack.api.delete(`/api/v1/ufel/partners/api-keys/${created.body.data.id}`, {
+      token: p.accessToken,
+    });
+    expect(revoked.status).toBe(200);
+    expectFailure(await stack.api.get('/api/v1/ufel/partners/me', { token: key }), 401, 'UNAUTHORIZED');
+    expect(createHash('sha256').update(key).digest('hex')).not.toBe(key);
+  });
+
+  it('returns the webhook secret with the whsec_ prefix and keeps it across URL changes', async () => {
+    const p = await registerAndLogin(stack.api);
+    const first = await stack.api.put(
+      '/api/v1/ufel/partners/webhook',
+      { url: 'https://partner.example/hook' },
+      { token: p.accessToken },
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
+    const second = await stack.api.put(
+      '/api/v1/ufel/partners/webhook',
+      { url: 'https://partner.example/hook2' },
+      { token: p.accessToken },
+    );
+    expect(second.body.data.secret).toBe(first.body.data.secret);
+    const rotated = await stack.api.put(
+      '/api/v1/ufel/partners/webhook',
+      { url: 'https://partner.example/hook2', rotateSecret: true },
+      { token: p.accessToken },
+    );
+    expect(rotated.body.data.secret).not.toBe(first.body.data.secret);
+    expectFailure(
+      await stack.api.put('/api/v1/ufel/partners/webhook', { url: 'ftp://x' }, { token: p.accessToken }),
+      400,
+      'Bad request',
+      'url must be a valid http(s) URL',
+    );
+  });
+});
+
+describe('bad input never yields a 5xx', () => {
+  it('answers malformed JSON, a non-object body, wrong content types and unknown routes with envelopes', async () => {
+    const bad = await stack.api.post('/api/v1/ufel/partners/login', undefined, { raw: '{"email": ' });
+    expectFailure(bad, 400, 'Bad request', 'body must be valid JSON');
+    const arr = await stack.api.post('/api/v1/ufel/partners/login', [1, 2]);
+    expectFailure(arr, 400, 'Bad request', 'body must be an object');
+    const text = await stack.api.post('/api/v1/ufel/partners/login', undefined, {
+      raw: 'email=a',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expect(text.body.status).toBe('failed');
+    const missing = await stack.api.post('/api/v1/ufel/partners/login');
+    expectFailure(missing, 400, 'Bad request', 'body is required');
+    const unknown = await stack.api.get(`/api/v1/nothing-here/${randomUUID()}`);
+    expectFailure(unknown, 404, 'NOT_FOUND');
+    const badParam = await stack.api.delete('/api/v1/ufel/partners/api-keys/not-a-guid', {
+      token: (await registerAndLogin(stack.api)).accessToken,
+    });
+    expectFailure(badParam, 400, 'Bad request', 'id must be a valid GUID');
+  });
+});
+
+describe('operations', () => {
+  it('publishes an OpenAPI document generated from the contracts', async () => {
+    const res = await stack.api.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.paths['/api/v1/ufel/partners'].post.operationId).toBe('registerPartner');
+    expect(res.body.paths['/api/v1/ufel/partners/login'].post.requestBody).toBeDefined();
+  });
+
+  it('lists the replicas in /ready; with identity stopped, calls get 503 fast and /ready fails', async () => {
+    const ready = await stack.api.get('/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.data.services.identity.length).toBeGreaterThanOrEqual(1);
+    expect(ready.body.data.services.identity[0]).toMatchObject({ name: 'identity', version: '1.0.0' });
+
+    await stack.stopService('identity');
+    try {
+      const began = Date.now();
+      const res = await stack.api.post('/api/v1/ufel/partners/login', {
+        email: 'a@example.com',
+        password: 'whatever',
+      });
+      const elapsed = Date.now() - began;
+      expectFailure(res, 503, 'SERVICE_UNAVAILABLE');
+      expect(elapsed).toBeLessThan(Number(stack.env.REQUEST_TIMEOUT_MS ?? 5000));
+      const notReady = await stack.api.get('/ready');
+      expect(notReady.status).toBe(503);
+      expect(notReady.body.data.error).toContain('identity');
+      expect((await stack.api.get('/health')).status).toBe(200);
+    } finally {
+      await stack.startService('identity');
+    }
+    expect((await stack.api.get('/ready')).status).toBe(200);
+  });
+});

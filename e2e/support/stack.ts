@@ -1,0 +1,13 @@
+import { startGateway } from '@coin/gateway';
+import { startIdentity } from '@coin/identity';
+import { type Stack, type Starter, startStack } from '@coin/testing';
+
+/** Every service that exists, by name: an end-to-end test picks the ones it needs. */
+export const starters: Record<string, Starter> = {
+  identity: startIdentity,
+};
+
+export function stackWith(names: readonly string[], env: Record<string, string> = {}): Promise<Stack> {
+  const services = Object.fromEntries(names.map((n) => [n, starters[n]]));
+  return startStack({ services, gateway: startGateway, env });
+}

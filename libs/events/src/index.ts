@@ -1,0 +1,11 @@
+export { applyOnce, type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
+export {
+  addToOutbox,
+  type OutboxEvent,
+  OutboxMigration,
+  type OutboxRelay,
+  outboxMigration,
+  type RelayOptions,
+  startOutboxRelay,
+} from './outbox.ts';
+export { EVENTS_STREAM, ensureEventsStream } from './stream.ts';

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { type Database, type EntityManager, Migration } from '@coin/db';
+import { type Logger, serializeTraceContext } from '@coin/telemetry';
+import { jetstream } from '@nats-io/jetstream';
+import { headers, type NatsConnection } from '@nats-io/transport-node';
+
+/** Each service that publishes includes this migration: its outbox and its applied-event ids. */
+export class OutboxMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+      CREATE TABLE IF NOT EXISTS outbox (
+        id uuid PRIMARY KEY,
+        subject text NOT NULL,
+        payload jsonb NOT NULL,
+        trace_context jsonb NOT NULL DEFAULT '{}',
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        published_at timestamptz
+      )`);
+    this.addSql(
+      'CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (created_at) WHERE published_at IS NULL',
+    );
+    this.addSql(`
+      CREATE TABLE IF NOT EXISTS applied_events (
+        consumer text NOT NULL,
+        event_id text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (consumer, event_id)
+      )`);
+  }
+}
+
+export const outboxMigration = { name: '0000-outbox', class: OutboxMigration };
+
+export interface OutboxEvent {
+  subject: string;
+  payload: Record<string, unknown>;
+  id?: string;
+}
+
+/**
+ * Stores an event in the caller's transaction; it is published only if that transaction commits.
+ * The row keeps the trace context of the call that wrote it, so the consumer's span joins its trace.
+ */
+export async function addToOutbox(em: EntityManager, event: OutboxEvent): Promise<string> {
+  const id = event.id ?? randomUUID();
+  await em.execute('INSERT INTO outbox (id, subject, payload, trace_context) VALUES (?, ?, ?, ?)', [
+    id,
+    event.subject,
+    JSON.stringify({ ...event.payload, eventId: id }),
+    JSON.stringify(serializeTraceContext()),
+  ]);
+  return id;
+}
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: Record<string, unknown>;
+  trace_context: Record<string, string>;
+}
+
+export interface OutboxRelay {
+  /** Publish now rather than at the next tick (call after a commit that added events). */
+  notify(): void;
+  /** Rows not yet acknowledged by JetStream, and the age of the oldest in seconds. */
+  backlog(): Promise<{ pending: number; oldestSeconds: number }>;
+  stop(): Promise<void>;
+}
+
+export interface RelayOptions {
+  orm: Database;
+  nc: NatsConnection;
+  log: Logger;
+  intervalMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Claims unpublished rows with FOR UPDATE SKIP LOCKED (any number of replicas can relay), publishes
+ * each with `Nats-Msg-Id` = event id, and marks them published only after JetStream acknowledged
+ * them, in the same transaction. A crash between ack and commit republishes; the stream's duplicate
+ * window and the consumers' applied-event ids make that harmless.
+ */
+export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
+  const js = jetstream(opts.nc);
+  const interval = opts.intervalMs ?? 100;
+  const batch = opts.batchSize ?? 200;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let pendingWake = false;
+
+  async function relayOnce(): Promise<number> {
+    const em = opts.orm.em.fork();
+    return em.transactional(async (tx) => {
+      const rows = await tx.execute<OutboxRow[]>(
+        `SELECT id, subject, payload, trace_context FROM outbox
+          WHERE published_at IS NULL ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
+        [batch],
+      );
+      if (rows.length === 0) return 0;
+      await Promise.all(
+        rows.map((row) => {
+          const h = headers();
+          for (const [k, v] of Object.entries(row.trace_context ?? {})) h.set(k, v);
+          return js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.id, headers: h });
+        }),
+      );
+      await tx.execute('UPDATE outbox SET published_at = now() WHERE id = ANY(?::uuid[])', [
+        rows.map((r) => r.id),
+      ]);
+      return rows.length;
+    });
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      let published = 0;
+      try {
+        published = await relayOnce();
+      } catch (err) {
+        opts.log.warn({ err }, 'outbox relay failed; will retry');
+      }
+      if (published > 0 || stopped) continue;
+      if (pendingWake) {
+        pendingWake = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, interval);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  return {
+    notify() {
+      if (wake) wake();
+      else pendingWake = true;
+    },
+    async backlog() {
+      const [row] = await opts.orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
+        `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
+             FROM outbox WHERE published_at IS NULL`,
+      );
+      return { pending: row.pending, oldestSeconds: row.oldest ?? 0 };
+    },
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

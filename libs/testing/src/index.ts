@@ -1,0 +1,12 @@
+export { type IsolatedDatabases, isolatedDatabases } from './databases.ts';
+export { type ApiClient, type ApiResponse, apiClient, type CallOptions } from './http.ts';
+export { ensureServers } from './servers.ts';
+export {
+  type GatewayStarter,
+  type ServiceProcess,
+  type Stack,
+  type StackOptions,
+  type Starter,
+  spawnService,
+  startStack,
+} from './stack.ts';

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { connectBus, pingService } from '@coin/bus';
+import type { Stoppable } from '@coin/telemetry';
+import { isolatedDatabases } from './databases.ts';
+import { type ApiClient, apiClient } from './http.ts';
+import { ensureServers } from './servers.ts';
+
+export type Starter = (env: NodeJS.ProcessEnv) => Promise<Stoppable>;
+export type GatewayStarter = (env: NodeJS.ProcessEnv) => Promise<Stoppable & { url: string }>;
+
+export interface StackOptions {
+  /** Services started in this process, by name. */
+  services: Record<string, Starter>;
+  gateway?: GatewayStarter;
+  /** Extra environment for every process of the stack. */
+  env?: Record<string, string>;
+}
+
+export interface Stack {
+  env: NodeJS.ProcessEnv;
+  url: string;
+  api: ApiClient;
+  /** Stops one service (to test what its absence looks like); `start` brings it back. */
+  stopService(name: string): Promise<void>;
+  startService(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts services and the gateway in-process against the real servers, each service with a fresh
+ * database of its own, the gateway on a free port. `stop` stops everything and drops the databases.
+ */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  await ensureServers();
+  const names = Object.keys(opts.services);
+  const dbs = isolatedDatabases(names);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...dbs.env,
+    ...opts.env,
+  };
+  const running = new Map<string, Stoppable>();
+  for (const name of names) running.set(name, await opts.services[name](env));
+  let gateway: (Stoppable & { url: string }) | undefined;
+  if (opts.gateway) gateway = await opts.gateway({ ...env, PORT: '0', READY_SERVICES: names.join(',') });
+  const url = gateway?.url ?? '';
+  return {
+    env,
+    url,
+    api: apiClient(url),
+    async stopService(name) {
+      await running.get(name)?.stop();
+      running.delete(name);
+    },
+    async startService(name) {
+      if (!running.has(name)) running.set(name, await opts.services[name](env));
+    },
+    async stop() {
+      await gateway?.stop();
+      for (const s of running.values()) await s.stop();
+      await dbs.drop();
+    },
+  };
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** SIGKILL: the process gets no chance to clean up. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Runs a service's `main.ts` as a child process (for crash tests: `kill -9` and restart), and
+ * waits until it answers the NATS micro PING.
+ */
+export async function spawnService(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  readyTimeoutMs = 30_000,
+): Promise<ServiceProcess> {
+  const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-spawn');
+  const before = new Set((await pingService(nc, name, 200)).map((i) => i.id));
+  const child = spawn(process.execPath, [`services/${name}/src/main.ts`], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const deadline = Date.now() + readyTimeoutMs;
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
+      const now = await pingService(nc, name, 200);
+      if (now.some((i) => !before.has(i.id))) break;
+      if (Date.now() > deadline) throw new Error(`${name} did not answer PING within ${readyTimeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await nc.close();
+  }
+  return {
+    child,
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

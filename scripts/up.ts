@@ -1,0 +1,130 @@
+/**
+ * `make up`: checks the local servers, creates the JetStream stream, starts every service and the
+ * gateway (each service creates and migrates its own database at start), and stays in the
+ * foreground; Ctrl-C stops everything.
+ */
+
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { connectBus } from '@coin/bus';
+import { ensureEventsStream } from '@coin/events';
+
+const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...process.env };
+
+function reachable(url: string, defaultPort: number): Promise<boolean> {
+  const u = new URL(url.split(',')[0]);
+  return new Promise((resolve) => {
+    const socket = connect({ host: u.hostname, port: Number(u.port || defaultPort) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const servers = [
+  {
+    name: 'postgres',
+    url: env.DATABASE_URL_BASE ?? 'postgres://postgres@127.0.0.1:5432',
+    port: 5432,
+    hint: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start  (or set DATABASE_URL_BASE)',
+  },
+  {
+    name: 'redis',
+    url: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    port: 6379,
+    hint: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379  (or set REDIS_URL)',
+  },
+  {
+    name: 'nats',
+    url: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    port: 4222,
+    hint: 'nats-server -js -a 127.0.0.1 -p 4222 &  (JetStream enabled; or set NATS_URL)',
+  },
+];
+
+function dockerAvailable(): boolean {
+  try {
+    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function checkServers(): Promise<void> {
+  let missing = [];
+  for (const s of servers) if (!(await reachable(s.url, s.port))) missing.push(s);
+  if (missing.length && dockerAvailable()) {
+    console.log(`starting ${missing.map((s) => s.name).join(', ')} with docker compose`);
+    execFileSync('docker', ['compose', 'up', '-d', '--wait', ...missing.map((s) => s.name)], {
+      stdio: 'inherit',
+    });
+    missing = [];
+    for (const s of servers) if (!(await reachable(s.url, s.port))) missing.push(s);
+  }
+  if (missing.length) {
+    console.error(
+      'make up needs these servers, which do not answer (and there is no Docker engine to start them):',
+    );
+    for (const s of missing) console.error(`  - ${s.name} at ${s.url}\n      start it with: ${s.hint}`);
+    process.exit(1);
+  }
+}
+
+await checkServers();
+const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'make-up');
+await ensureEventsStream(nc);
+await nc.close();
+
+const services = readdirSync('services').filter(
+  (s) => s !== 'gateway' && existsSync(`services/${s}/src/main.ts`),
+);
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function run(name: string): ChildProcess {
+  const child = spawn(process.execPath, [`services/${name}/src/main.ts`], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffered = '';
+    stream.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) if (line) process.stdout.write(`[${name}] ${line}\n`);
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`[${name}] exited (${signal ?? code}); stopping everything`);
+    shutdown(1);
+  });
+  children.push(child);
+  return child;
+}
+
+function shutdown(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)),
+  ).then(() => process.exit(code));
+  setTimeout(() => process.exit(code), 15_000).unref();
+}
+
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+for (const name of services) run(name);
+run('gateway');
+console.log(
+  `starting ${services.join(', ')} and the gateway on http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? 3000}`,
+);

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    // Two cores: two test files at a time; each file starts its own services and databases.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    teardownTimeout: 30_000,
+    reporters: ['default'],
+  },
+});
