@@ -1,15 +1,47 @@
+import { z } from 'zod';
+import { guid, isoTimestamp } from './common.ts';
+
 /**
  * JetStream subjects of the facts services publish (stream EVENTS, `events.<service>.<fact>`).
- * Each event's JSON payload carries `eventId` (also its `Nats-Msg-Id`) and `partnerId`; the
- * payload schemas sit beside each service's operations.
+ * Each event's JSON payload carries `eventId` (also its `Nats-Msg-Id`) and `partnerId`.
  */
 export const EVENT_SUBJECTS = {
   /** One per onboard-users request, when it has been processed: the USER_ONBOARDING webhook's source. */
   onboardingProcessed: 'events.onboarding.requestProcessed',
-  /** Users stored by a request, for other services' projections. */
+  /** Users stored by a request, one event per stored chunk, for other services' projections. */
   usersOnboarded: 'events.onboarding.usersOnboarded',
   /** Every completed transfer (ledger entry). */
   transferCompleted: 'events.wallet.transferCompleted',
   /** Every reward paid by rule. */
   ruleRewarded: 'events.rules.rewarded',
 } as const;
+
+/** Coins travel in events as exact decimal text (at most 2 places), never as floats. */
+const decimalText = z.string().regex(/^\d+(\.\d{1,2})?$/);
+
+export const transferCompletedEvent = z.object({
+  eventId: guid,
+  partnerId: guid,
+  ledgerEntryId: guid,
+  userId: guid,
+  transactionType: z.enum(['partner_user_transfer', 'user_partner_transfer']),
+  /** From the user's side: CR when coins reach the user, DE when they leave. */
+  debitOrCredit: z.enum(['CR', 'DE']),
+  coins: decimalText,
+  createdAt: isoTimestamp,
+});
+export type TransferCompletedEvent = z.infer<typeof transferCompletedEvent>;
+
+export const ruleRewardedEvent = z.object({
+  eventId: guid,
+  partnerId: guid,
+  ruleId: guid,
+  ruleName: z.string(),
+  userId: guid,
+  coins: decimalText,
+  /** Points earned on the points leaderboard: equal to the reward's coins. */
+  points: z.number(),
+  ledgerEntryId: guid,
+  rewardedAt: isoTimestamp,
+});
+export type RuleRewardedEvent = z.infer<typeof ruleRewardedEvent>;

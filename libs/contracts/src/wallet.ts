@@ -1,4 +1,95 @@
-import type { Operation } from './operation.ts';
+import { z } from 'zod';
+import { guid, isoTimestamp } from './common.ts';
+import { defineOperation, type Operation } from './operation.ts';
+
+/** The largest number of coins one transfer may move. */
+export const MAX_COINS_PER_TRANSFER = 1_000_000_000;
+
+/** A positive amount with at most two decimal places, bounded. */
+export const coinsAmount = z
+  .number()
+  .positive()
+  .max(MAX_COINS_PER_TRANSFER)
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, {
+    error: 'must have at most 2 decimal places',
+  });
+
+export const partySchema = z.object({
+  id: z.string(),
+  fullname_businessName: z.string(),
+  email: z.string(),
+  tag: z.string().nullable(),
+  userId: z.string(),
+});
+
+/** The specification's coin ledger entry, as listed in history (without reversed/status/token). */
+export const ledgerEntrySchema = z.object({
+  id: guid,
+  userId: guid,
+  debitOrCredit: z.enum(['CR', 'DE']),
+  coins: z.number(),
+  claimed: z.boolean(),
+  transactionType: z.string(),
+  narration: z.string(),
+  from: partySchema,
+  to: partySchema,
+  plan: z.object({}),
+  paidWithGiftCard: z.boolean(),
+  giftCardLedger: z.object({}),
+  laas: z.boolean(),
+  charge: z.number(),
+  refunded: z.boolean(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+
+/** The ledger entry as a transfer returns it. */
+export const transferLedgerEntrySchema = ledgerEntrySchema.extend({
+  reversed: z.boolean(),
+  status: z.literal('Success'),
+  token: z.string().nullable(),
+});
+
+const transferBody = z.object({
+  userId: guid,
+  coins: coinsAmount,
+  /** Optional text for the ledger entry; a default narration is written without it. */
+  narration: z.string().trim().min(1).max(500).optional(),
+});
+
+const transferResponse = z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema });
+
+/**
+ * Partner → user. Also the internal way other services pay a user (rules' rewards): they call this
+ * subject with the partner's id and an idempotency key of their own.
+ */
+export const transferToUser = defineOperation({
+  service: 'wallet',
+  name: 'transferToUser',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/coins/transfer-to-user-wallet',
+    auth: 'partner',
+    idempotent: true,
+    message: 'coin transferred',
+    summary: "Move coins from the partner to a user's wallet",
+  },
+  schemas: { body: transferBody, response: transferResponse },
+});
+
+export const transferFromUser = defineOperation({
+  service: 'wallet',
+  name: 'transferFromUser',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/coins/transfer-from-user-wallet',
+    auth: 'partner',
+    idempotent: true,
+    message: 'coin transferred',
+    summary: "Move coins from a user's wallet to the partner",
+  },
+  schemas: { body: transferBody, response: transferResponse },
+});
 
 /** The wallet service's operations (HTTP routes and internal NATS subjects). */
-export const walletOperations: readonly Operation[] = [];
+export const walletOperations: readonly Operation[] = [transferToUser, transferFromUser];
