@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { defineOperation } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { createLogger } from '@coin/telemetry';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  callOperation,
+  connectBus,
+  handle,
+  type NatsConnection,
+  pingService,
+  serveOperations,
+} from '../src/index.ts';
+
+const service = `bustest${randomUUID().slice(0, 8)}` as 'identity';
+const echo = defineOperation({
+  service,
+  name: 'echo',
+  schemas: { body: z.object({ text: z.string() }), response: z.object({ text: z.string() }) },
+});
+const fail = defineOperation({
+  service,
+  name: 'fail',
+  schemas: { body: z.object({}), response: z.object({}) },
+});
+const crash = defineOperation({
+  service,
+  name: 'crash',
+  schemas: { body: z.object({}), response: z.object({}) },
+});
+
+let nc: NatsConnection;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'bus-test');
+  const running = serveOperations(nc, {
+    service,
+    version: '9.9.9',
+    log: createLogger('bus-test', 'silent'),
+    handlers: [
+      handle(echo, async ({ body }) => ({ text: body.text })),
+      handle(fail, async () => {
+        throw AppError.unprocessable('SOMETHING', 'it cannot be done');
+      }),
+      handle(crash, async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        throw new Error('secret internal detail');
+      }),
+    ],
+  });
+  stop = running.stop;
+});
+
+afterAll(async () => {
+  await stop?.();
+  await nc?.close();
+});
+
+describe('bus request-reply', () => {
+  it('round-trips a typed request', async () => {
+    expect(await callOperation(nc, echo, { body: { text: 'hi' } }, { timeoutMs: 2000 })).toEqual({
+      text: 'hi',
+    });
+  });
+
+  it('validates at the service edge', async () => {
+    await expect(
+      callOperation(nc, echo, { body: {} as { text: string } }, { timeoutMs: 2000 }),
+    ).rejects.toMatchObject({
+      status: 400,
+      details: { error: 'text is required' },
+    });
+  });
+
+  it('carries an AppError across with its status and code', async () => {
+    await expect(callOperation(nc, fail, { body: {} }, { timeoutMs: 2000 })).rejects.toMatchObject({
+      status: 422,
+      details: { appErrorCode: 'SOMETHING', error: 'it cannot be done' },
+    });
+  });
+
+  it('replies to a rejected async handler with a 500 that reveals nothing', async () => {
+    const err = await callOperation(nc, crash, { body: {} }, { timeoutMs: 2000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.status).toBe(500);
+    expect(JSON.stringify(err.details)).not.toContain('secret');
+  });
+
+  it('answers the NATS micro protocol: PING, INFO and STATS', async () => {
+    const replicas = await pingService(nc, service);
+    expect(replicas).toHaveLength(1);
+    expect(replicas[0]).toMatchObject({ name: service, version: '9.9.9' });
+    const info = JSON.parse(
+      new TextDecoder().decode((await nc.request(`$SRV.INFO.${service}`, undefined, { timeout: 1000 })).data),
+    );
+    expect(info.type).toBe('io.nats.micro.v1.info_response');
+    expect(info.endpoints.map((e: { subject: string }) => e.subject)).toContain(echo.subject);
+    expect(info.endpoints[0].queue_group).toBe(service);
+    const stats = JSON.parse(
+      new TextDecoder().decode(
+        (await nc.request(`$SRV.STATS.${service}`, undefined, { timeout: 1000 })).data,
+      ),
+    );
+    const crashStats = stats.endpoints.find((e: { name: string }) => e.name === 'crash');
+    expect(crashStats.num_requests).toBeGreaterThanOrEqual(1);
+    expect(crashStats.num_errors).toBeGreaterThanOrEqual(1);
+  });
+});
