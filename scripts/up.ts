@@ -7,7 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
-import { connectBus } from '@coin/bus';
+import { connectBus, pingService } from '@coin/bus';
 import { ensureEventsStream } from '@coin/events';
 
 const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...process.env };
@@ -79,7 +79,6 @@ async function checkServers(): Promise<void> {
 await checkServers();
 const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'make-up');
 await ensureEventsStream(nc);
-await nc.close();
 
 const services = readdirSync('services').filter(
   (s) => s !== 'gateway' && existsSync(`services/${s}/src/main.ts`),
