@@ -1,4 +1,5 @@
 import './validation.ts';
+import { accountOperations } from './accounts.ts';
 import { identityOperations } from './identity.ts';
 import { leaderboardOperations } from './leaderboard.ts';
 import { onboardingOperations } from './onboarding.ts';
@@ -7,6 +8,7 @@ import { rulesOperations } from './rules.ts';
 import { walletOperations } from './wallet.ts';
 import { webhooksOperations } from './webhooks.ts';
 
+export * as accounts from './accounts.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './events.ts';
@@ -22,6 +24,7 @@ export * as webhooks from './webhooks.ts';
 /** Every operation of the system; the gateway's routes and the OpenAPI document come from here. */
 export const allOperations: readonly Operation[] = [
   ...identityOperations,
+  ...accountOperations,
   ...onboardingOperations,
   ...rulesOperations,
   ...walletOperations,
