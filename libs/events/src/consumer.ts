@@ -15,6 +15,8 @@ export interface ConsumerOptions<T> {
   maxDeliver?: number;
   ackWaitMs?: number;
   concurrency?: number;
+  /** Where a new durable starts: the whole stream (the default), or the events since this time. */
+  startAt?: Date;
 }
 
 export interface RunningConsumer {
@@ -35,7 +37,8 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
     durable_name: opts.durable,
     filter_subject: opts.subject,
     ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
+    deliver_policy: opts.startAt ? DeliverPolicy.StartTime : DeliverPolicy.All,
+    ...(opts.startAt ? { opt_start_time: opts.startAt.toISOString() } : {}),
     ack_wait: ackWaitMs * 1e6,
     max_deliver: maxDeliver,
     max_ack_pending: 10_000,
