@@ -223,6 +223,8 @@ export const getPartner = defineOperation({
     response: z.object({
       partnerId: guid,
       applicationName: z.string(),
+      partnerName: z.string(),
+      email: z.string(),
       userDetailsUrl: z.string(),
       webhookUrl: z.string().nullable(),
       webhookSecret: z.string().nullable(),

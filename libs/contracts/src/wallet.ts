@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, isoTimestamp } from './common.ts';
+import { guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
 
 /** The largest number of coins one transfer may move. */
@@ -91,5 +91,44 @@ export const transferFromUser = defineOperation({
   schemas: { body: transferBody, response: transferResponse },
 });
 
+/** A user's ledger entries, newest first. Unknown user for this partner → 404. */
+export const getUserTransactions = defineOperation({
+  service: 'wallet',
+  name: 'getUserTransactions',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/coins/get-user-transactions',
+    auth: 'partner',
+    message: 'transaction history returned',
+    summary: "A user's coin ledger entries, newest first, paginated",
+  },
+  schemas: {
+    query: z.object({ userId: guid, ...pageQuery }),
+    response: z.object({ data: z.array(ledgerEntrySchema), ...paginationBlock }),
+  },
+});
+
+/** A user's wallet balance (0 before the first transfer). Unknown user for this partner → 404. */
+export const getBalance = defineOperation({
+  service: 'wallet',
+  name: 'getBalance',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/coins/balance',
+    auth: 'partner',
+    message: 'balance returned',
+    summary: "A user's wallet balance",
+  },
+  schemas: {
+    query: z.object({ userId: guid }),
+    response: z.object({ userId: guid, coins: z.number() }),
+  },
+});
+
 /** The wallet service's operations (HTTP routes and internal NATS subjects). */
-export const walletOperations: readonly Operation[] = [transferToUser, transferFromUser];
+export const walletOperations: readonly Operation[] = [
+  transferToUser,
+  transferFromUser,
+  getUserTransactions,
+  getBalance,
+];

@@ -15,6 +15,8 @@ export function getPartnerHandler(deps: IdentityDeps) {
     return {
       partnerId: partner.partnerId,
       applicationName: partner.applicationName,
+      partnerName: partner.partnerName,
+      email: partner.email,
       userDetailsUrl: partner.userDetailsUrl,
       webhookUrl: partner.webhookUrl ?? null,
       webhookSecret: partner.webhookSecret ?? null,
