@@ -122,8 +122,42 @@ function shutdown(code: number): void {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
+/** The gateway starts once every service answers PING, so the first call after "ready" succeeds. */
+async function waitForServices(timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = services;
+  while (waiting.length && !stopping) {
+    const answers = await Promise.all(waiting.map((s) => pingService(nc, s, 200)));
+    waiting = waiting.filter((_, i) => answers[i].length === 0);
+    if (waiting.length && Date.now() > deadline) {
+      console.error(`no answer from ${waiting.join(', ')} after ${timeoutMs / 1000} s; see their logs above`);
+      return false;
+    }
+  }
+  return !stopping;
+}
+
+async function waitForGateway(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!stopping && Date.now() < deadline) {
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+const gatewayUrl = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? 3000}`;
+console.log(`starting ${services.join(', ')}`);
 for (const name of services) run(name);
-run('gateway');
-console.log(
-  `starting ${services.join(', ')} and the gateway on http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? 3000}`,
-);
+const servicesUp = await waitForServices(120_000);
+await nc.close();
+if (!servicesUp) shutdown(1);
+else {
+  run('gateway');
+  if (await waitForGateway(gatewayUrl, 30_000)) console.log(`ready: ${gatewayUrl} (Ctrl-C stops everything)`);
+  else shutdown(1);
+}
