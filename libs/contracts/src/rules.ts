@@ -1,4 +1,132 @@
-import type { Operation } from './operation.ts';
+import { z } from 'zod';
+import { guid, pageQuery, paginationBlock } from './common.ts';
+import { defineOperation, type Operation } from './operation.ts';
+import { MAX_COINS_PER_TRANSFER, transferLedgerEntrySchema } from './wallet.ts';
+
+/** The largest participant cap a rule may state. */
+export const MAX_PARTICIPANTS_PER_RULE = 1_000_000_000;
+
+export const RULE_STATUSES = ['active', 'inactive'] as const;
+export const ruleStatus = z.enum(RULE_STATUSES);
+
+/** The specification shows numeric fields as text; a partner sending a JSON number is accepted too. */
+const numericText = (schema: z.ZodString) =>
+  z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), schema);
+
+const coinValue = numericText(
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d{1,2})?$/, { error: 'must be numeric text with at most 2 decimal places' })
+    .refine((s) => Number(s) > 0, { error: 'must be greater than 0' })
+    .refine((s) => Number(s) <= MAX_COINS_PER_TRANSFER, {
+      error: `must be at most ${MAX_COINS_PER_TRANSFER}`,
+    }),
+);
+
+const maxNumberOfParticipant = numericText(
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: 'must be a whole number as text' })
+    .refine((s) => Number(s) >= 1, { error: 'must be at least 1' })
+    .refine((s) => Number(s) <= MAX_PARTICIPANTS_PER_RULE, {
+      error: `must be at most ${MAX_PARTICIPANTS_PER_RULE}`,
+    }),
+);
+
+export const ruleName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((s) => s === s.toLowerCase(), { error: 'must be lower case' });
+
+/** The specification's Rule, as create and update return it. */
+export const ruleSchema = z.object({
+  id: guid,
+  name: z.string(),
+  coinValue: z.string(),
+  condition: z.string(),
+  maxNumberOfParticipant: z.string(),
+  status: ruleStatus,
+});
+
+/** A rule as listed: with `userId`, the partner account that owns it. */
+export const listedRuleSchema = ruleSchema.extend({ userId: guid });
+
+export const createRule = defineOperation({
+  service: 'rules',
+  name: 'createRule',
+  http: {
+    method: 'GET',
+    alsoMethods: ['POST'],
+    path: '/api/v1/laas/rules/create-rule',
+    auth: 'partner',
+    message: 'rule created successfully.',
+    summary: 'Create a reward rule (GET with a JSON body, as the specification shows, or POST)',
+  },
+  schemas: {
+    body: z.object({
+      name: ruleName,
+      coinValue,
+      maxNumberOfParticipant,
+      condition: z.string().trim().max(2000).default(''),
+    }),
+    response: ruleSchema,
+  },
+});
+
+export const listRules = defineOperation({
+  service: 'rules',
+  name: 'listRules',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/rules',
+    auth: 'partner',
+    message: 'rules returned',
+    summary: "The partner's rules, newest first; `status` selects active or inactive ones",
+  },
+  schemas: {
+    query: z.object({ ...pageQuery, status: ruleStatus.optional() }),
+    response: z.object({ data: z.array(listedRuleSchema), ...paginationBlock }),
+  },
+});
+
+export const updateRule = defineOperation({
+  service: 'rules',
+  name: 'updateRule',
+  http: {
+    method: 'PATCH',
+    path: '/api/v1/laas/rules/:id',
+    auth: 'partner',
+    message: 'rule updated',
+    summary: 'Activate or deactivate a rule',
+  },
+  schemas: {
+    params: z.object({ id: guid }),
+    body: z.object({ status: ruleStatus }),
+    response: ruleSchema,
+  },
+});
+
+/** The specification's second object `{userId, ruleName}`: pay a user the rule's coins, once. */
+export const rewardUser = defineOperation({
+  service: 'rules',
+  name: 'rewardUser',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/rules/reward',
+    auth: 'partner',
+    idempotent: true,
+    message: 'user rewarded',
+    summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
+  },
+  schemas: {
+    body: z.object({ userId: guid, ruleName: z.string().trim().min(1).max(100) }),
+    response: z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }),
+  },
+});
 
 /** The rules service's operations (HTTP routes and internal NATS subjects). */
-export const rulesOperations: readonly Operation[] = [];
+export const rulesOperations: readonly Operation[] = [createRule, listRules, updateRule, rewardUser];

@@ -1,0 +1,20 @@
+import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { z } from 'zod';
+
+const ms = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+const schema = baseConfigSchema.extend({
+  /** How long a reward waits for the wallet (and onboarding) before leaving the payment pending. */
+  RULES_CALL_TIMEOUT_MS: ms(3000),
+  /** How often the retrier looks for pending rewards that are due. */
+  REWARD_RETRY_POLL_MS: ms(1000),
+  /** First retry delay of a pending reward; doubled at every attempt up to REWARD_RETRY_MAX_MS. */
+  REWARD_RETRY_BASE_MS: ms(1000),
+  REWARD_RETRY_MAX_MS: ms(60_000),
+});
+
+export type RulesConfig = z.infer<typeof schema> & { databaseUrl: string };
+
+export function rulesConfig(env: NodeJS.ProcessEnv): RulesConfig {
+  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('rules', env) };
+}

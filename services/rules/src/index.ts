@@ -1,0 +1,1 @@
+export { startRules } from './service.ts';

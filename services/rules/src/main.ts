@@ -1,0 +1,4 @@
+import { runMain } from '@coin/telemetry';
+import { startRules } from './service.ts';
+
+runMain('rules', () => startRules());

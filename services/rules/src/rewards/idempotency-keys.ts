@@ -1,0 +1,38 @@
+import type { EntityManager } from '@coin/db';
+import { AppError } from '@coin/errors';
+
+/** Kept well beyond the 24 hours promised to partners. */
+const KEY_RETENTION_DAYS = 7;
+
+/**
+ * A reward is already at most once per (rule, user); the partner's `Idempotency-Key` adds the usual
+ * promise that one key always means one request: reusing it for another user or rule is refused.
+ */
+export async function checkRewardKey(
+  em: EntityManager,
+  partnerId: string,
+  key: string,
+  request: { ruleName: string; userId: string },
+): Promise<void> {
+  await em.execute(
+    `INSERT INTO reward_keys (partner_id, idempotency_key, rule_name, user_id) VALUES (?, ?, ?, ?)
+     ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+    [partnerId, key, request.ruleName, request.userId],
+  );
+  const [first] = await em.execute<{ rule_name: string; user_id: string }[]>(
+    'SELECT rule_name, user_id FROM reward_keys WHERE partner_id = ? AND idempotency_key = ?',
+    [partnerId, key],
+  );
+  if (first && (first.rule_name !== request.ruleName || first.user_id !== request.userId)) {
+    throw AppError.unprocessable(
+      'IDEMPOTENCY_CONFLICT',
+      'Idempotency-Key was already used with another request body',
+    );
+  }
+}
+
+export async function forgetOldRewardKeys(em: EntityManager): Promise<void> {
+  await em.execute(`DELETE FROM reward_keys WHERE created_at < now() - ? * interval '1 day'`, [
+    KEY_RETENTION_DAYS,
+  ]);
+}

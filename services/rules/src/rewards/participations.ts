@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { wallet } from '@coin/contracts';
+import type { EntityManager } from '@coin/db';
+import { AppError } from '@coin/errors';
+import type { z } from 'zod';
+
+export type CoinsLedger = z.infer<typeof wallet.transferLedgerEntrySchema>;
+
+/** One user's participation in one rule: `pending` until the wallet has paid it, then `paid`. */
+export interface Participation {
+  id: string;
+  partnerId: string;
+  ruleId: string;
+  ruleName: string;
+  userId: string;
+  coins: string;
+  status: 'pending' | 'paid';
+  coinsLedger: CoinsLedger | null;
+}
+
+export interface ParticipationRow {
+  id: string;
+  partner_id: string;
+  rule_id: string;
+  rule_name: string;
+  user_id: string;
+  coins: string;
+  status: 'pending' | 'paid';
+  coins_ledger: CoinsLedger | null;
+}
+
+export const PARTICIPATION_COLUMNS = `p.id, p.partner_id, p.rule_id, r.name AS rule_name, p.user_id,
+  p.coins::text AS coins, p.status, p.coins_ledger`;
+
+export function toParticipation(row: ParticipationRow): Participation {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    ruleId: row.rule_id,
+    ruleName: row.rule_name,
+    userId: row.user_id,
+    coins: row.coins,
+    status: row.status,
+    coinsLedger: row.coins_ledger,
+  };
+}
+
+export async function findParticipation(
+  em: EntityManager,
+  ruleId: string,
+  userId: string,
+): Promise<Participation | undefined> {
+  const [row] = await em.execute<ParticipationRow[]>(
+    `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
+      WHERE p.rule_id = ? AND p.user_id = ?`,
+    [ruleId, userId],
+  );
+  return row && toParticipation(row);
+}
+
+export interface ClaimedRule {
+  id: string;
+  partnerId: string;
+  name: string;
+}
+
+/**
+ * Takes one of the rule's places for the user, in one transaction: the participation row (unique per
+ * rule and user) and the rule's counter, raised only while it is below the cap. Concurrent claims
+ * queue on the rule's row, so the cap is exact whatever the number of requests or replicas.
+ * Returns the existing participation instead when the user already has one.
+ */
+export async function claimParticipation(
+  em: EntityManager,
+  rule: ClaimedRule,
+  userId: string,
+  firstRetryInMs: number,
+): Promise<{ participation: Participation; created: boolean }> {
+  const claimed = await em.transactional(async (tx) => {
+    const id = randomUUID();
+    const inserted = await tx.execute<{ id: string }[]>(
+      `INSERT INTO participations (id, partner_id, rule_id, user_id, coins, status, next_attempt_at)
+       SELECT ?, ?, ?, ?, coin_value, 'pending', clock_timestamp() + ? * interval '1 millisecond'
+         FROM rules WHERE id = ?
+       ON CONFLICT (rule_id, user_id) DO NOTHING RETURNING id`,
+      [id, rule.partnerId, rule.id, userId, firstRetryInMs, rule.id],
+    );
+    if (inserted.length === 0) return false;
+    const [counted] = await tx.execute<{ id: string }[]>(
+      `UPDATE rules SET participants = participants + 1
+        WHERE id = ? AND status = 'active' AND participants < max_participants RETURNING id`,
+      [rule.id],
+    );
+    if (!counted) {
+      const [now] = await tx.execute<{ status: string }[]>('SELECT status FROM rules WHERE id = ?', [
+        rule.id,
+      ]);
+      throw now?.status === 'active'
+        ? AppError.unprocessable('RULE_CAP_REACHED', `rule ${rule.name} has reached its participant cap`)
+        : AppError.unprocessable('RULE_INACTIVE', `rule ${rule.name} is inactive`);
+    }
+    return true;
+  });
+  const participation = await findParticipation(em, rule.id, userId);
+  if (!participation) throw AppError.internal('participation vanished after its claim');
+  return { participation, created: claimed };
+}
+
+/**
+ * Records the wallet's ledger entry on a pending participation. Returns true when this call made it
+ * paid (and so must publish the reward), false when another attempt already had.
+ */
+export async function markPaid(
+  tx: EntityManager,
+  participationId: string,
+  coinsLedger: CoinsLedger,
+): Promise<{ paidAt: string } | undefined> {
+  const [row] = await tx.execute<{ paid_at: Date }[]>(
+    `UPDATE participations SET status = 'paid', ledger_entry_id = ?, coins_ledger = ?, paid_at = now()
+      WHERE id = ? AND status = 'pending' RETURNING paid_at`,
+    [coinsLedger.id, JSON.stringify(coinsLedger), participationId],
+  );
+  return row && { paidAt: new Date(row.paid_at).toISOString() };
+}
+
+/** Gives the place back after the wallet definitively refused the payment (e.g. an unknown user). */
+export async function releaseParticipation(em: EntityManager, participationId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const [row] = await tx.execute<{ rule_id: string }[]>(
+      `DELETE FROM participations WHERE id = ? AND status = 'pending' RETURNING rule_id`,
+      [participationId],
+    );
+    if (row) {
+      await tx.execute('UPDATE rules SET participants = participants - 1 WHERE id = ?', [row.rule_id]);
+    }
+  });
+}
