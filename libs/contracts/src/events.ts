@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid, isoTimestamp } from './common.ts';
+import { storedUserSchema } from './onboarding.ts';
 
 /**
  * JetStream subjects of the facts services publish (stream EVENTS, `events.<service>.<fact>`).
@@ -45,3 +46,34 @@ export const ruleRewardedEvent = z.object({
   rewardedAt: isoTimestamp,
 });
 export type RuleRewardedEvent = z.infer<typeof ruleRewardedEvent>;
+
+/** Users stored by one onboarding request: one event per stored chunk of at most 500 users. */
+export const USERS_PER_ONBOARDED_EVENT = 500;
+
+export const usersOnboardedEvent = z.object({
+  eventId: guid,
+  partnerId: guid,
+  requestId: guid,
+  users: z.array(storedUserSchema).max(USERS_PER_ONBOARDED_EVENT),
+});
+export type UsersOnboardedEvent = z.infer<typeof usersOnboardedEvent>;
+
+/**
+ * The most failures an `onboardingProcessed` event carries itself. A request with more (up to
+ * 100,000) keeps them in onboarding's database: `failedCount` tells a consumer to page the rest
+ * with `onboarding.listFailures`, so the event stays far below NATS's 1 MB payload.
+ */
+export const MAX_FAILURES_IN_EVENT = 1_000;
+
+export const onboardingProcessedEvent = z.object({
+  eventId: guid,
+  partnerId: guid,
+  requestId: guid,
+  event: z.literal('USER_ONBOARDING'),
+  status: z.literal('success'),
+  /** The first failures, in request order (all of them when `failedCount` ≤ MAX_FAILURES_IN_EVENT). */
+  failed: z.array(z.object({ user: z.string(), reason: z.string() })).max(MAX_FAILURES_IN_EVENT),
+  failedCount: z.number().int().min(0),
+  usersCount: z.number().int().min(1),
+});
+export type OnboardingProcessedEvent = z.infer<typeof onboardingProcessedEvent>;

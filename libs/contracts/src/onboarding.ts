@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, isoTimestamp } from './common.ts';
+import { emptyObject, guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
 
 /** A partner's user as stored by onboarding (the specification's "stored user"). */
@@ -27,5 +27,144 @@ export const getUser = defineOperation({
   },
 });
 
+/** The most users one onboard-users call may carry. */
+export const MAX_USERS_PER_REQUEST = 100_000;
+
+export const onboardUserSchema = z.object({
+  userId: guid,
+  userData: z.record(z.string(), z.unknown()),
+});
+
+export type OnboardUser = z.infer<typeof onboardUserSchema>;
+
+/** Validated whole and stored at once; the users are inserted in the background. */
+export const onboardUsers = defineOperation({
+  service: 'onboarding',
+  name: 'onboardUsers',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/onboard-users',
+    auth: 'partner',
+    noData: true,
+    message: 'users received for onboarding; the outcome is sent by the USER_ONBOARDING webhook',
+    summary: 'Onboard users in bulk (asynchronous; the outcome arrives by webhook)',
+  },
+  schemas: {
+    body: z.object({ users: z.array(onboardUserSchema).min(1).max(MAX_USERS_PER_REQUEST) }),
+    response: z.object({ requestId: guid }),
+  },
+});
+
+export const getPartnerUser = defineOperation({
+  service: 'onboarding',
+  name: 'getPartnerUser',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/users/:userId',
+    auth: 'partner',
+    message: 'user returned',
+    summary: 'One of your onboarded users',
+  },
+  schemas: { params: z.object({ userId: guid }), response: storedUserSchema },
+});
+
+export const tierSchema = z.object({
+  id: guid,
+  name: z.string(),
+  rank: z.number().int(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+
+export const createTier = defineOperation({
+  service: 'onboarding',
+  name: 'createTier',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/tiers',
+    auth: 'partner',
+    message: 'tier created',
+    summary: 'Define a tier (name unique per partner, case-insensitively)',
+  },
+  schemas: {
+    body: z.object({
+      name: z.string().trim().min(1).max(100),
+      rank: z.number().int().min(0).max(1_000_000),
+    }),
+    response: tierSchema,
+  },
+});
+
+export const listTiers = defineOperation({
+  service: 'onboarding',
+  name: 'listTiers',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/tiers',
+    auth: 'partner',
+    message: 'tiers returned',
+    summary: 'Your tiers, by rank',
+  },
+  schemas: {
+    query: z.object(pageQuery),
+    response: z.object({ data: z.array(tierSchema), ...paginationBlock }),
+  },
+});
+
+/**
+ * The specification labels all three fields optional; a move needs a user and a tier, so those two
+ * are required. `partnerId`, when sent, must be the caller's own.
+ */
+export const upgradeTier = defineOperation({
+  service: 'onboarding',
+  name: 'upgradeTier',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/user/upgrade-tier',
+    auth: 'partner',
+    message: 'tier upgraded',
+    summary: 'Move one of your users to one of your tiers',
+  },
+  schemas: {
+    body: z.object({ userId: guid, partnerId: guid.optional(), tierId: guid }),
+    response: emptyObject,
+  },
+});
+
+export const onboardingFailureSchema = z.object({ user: z.string(), reason: z.string() });
+
+/** Most failures a page of `listFailures` returns (a page stays far below NATS's 1 MB payload). */
+export const MAX_FAILURES_PAGE = 2_000;
+
+/**
+ * Internal: the failures of a processed request in order, a page at a time from `after` (a
+ * position); the webhooks service reads them when the event carried only the first ones.
+ */
+export const listFailures = defineOperation({
+  service: 'onboarding',
+  name: 'listFailures',
+  schemas: {
+    body: z.object({
+      partnerId: guid,
+      requestId: guid,
+      after: z.number().int().min(-1).default(-1),
+      limit: z.number().int().min(1).max(MAX_FAILURES_PAGE).default(MAX_FAILURES_PAGE),
+    }),
+    response: z.object({
+      failed: z.array(onboardingFailureSchema),
+      /** The position to pass as `after` for the next page, or null after the last. */
+      next: z.number().int().nullable(),
+    }),
+  },
+});
+
 /** The onboarding service's operations (HTTP routes and internal NATS subjects). */
-export const onboardingOperations: readonly Operation[] = [getUser];
+export const onboardingOperations: readonly Operation[] = [
+  getUser,
+  onboardUsers,
+  getPartnerUser,
+  createTier,
+  listTiers,
+  upgradeTier,
+  listFailures,
+];

@@ -105,9 +105,8 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
           return js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.id, headers: h });
         }),
       );
-      await tx.execute('UPDATE outbox SET published_at = now() WHERE id = ANY(?::uuid[])', [
-        rows.map((r) => r.id),
-      ]);
+      // MikroORM inlines parameters and spreads an array into a list: `IN (?)`, never `ANY(?::uuid[])`.
+      await tx.execute('UPDATE outbox SET published_at = now() WHERE id IN (?)', [rows.map((r) => r.id)]);
       return rows.length;
     });
   }

@@ -1,0 +1,9 @@
+import type { Database } from '@coin/db';
+import type { OnboardingConfig } from './config.ts';
+import type { RequestProcessor } from './processing/request-processor.ts';
+
+export interface OnboardingDeps {
+  orm: Database;
+  config: OnboardingConfig;
+  processor: RequestProcessor;
+}

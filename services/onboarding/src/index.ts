@@ -1,0 +1,1 @@
+export { startOnboarding } from './service.ts';

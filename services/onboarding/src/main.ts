@@ -1,0 +1,4 @@
+import { runMain } from '@coin/telemetry';
+import { startOnboarding } from './service.ts';
+
+runMain('onboarding', () => startOnboarding());
