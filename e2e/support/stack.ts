@@ -1,14 +1,12 @@
 import { startGateway } from '@coin/gateway';
 import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
-import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { type Stack, type Starter, startStack } from '@coin/testing';
 
 /** Every service that exists, by name: an end-to-end test picks the ones it needs. */
 export const starters: Record<string, Starter> = {
   identity: startIdentity,
-  onboarding: startOnboarding,
   onboarding: startOnboarding,
   rules: startRules,
 };
