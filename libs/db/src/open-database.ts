@@ -47,6 +47,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     allowGlobalContext: false,
+    discovery: { warnWhenNoEntities: false },
     debug: false,
     colors: false,
     logger: (message) => opts.log.debug({ component: 'mikro-orm' }, message),

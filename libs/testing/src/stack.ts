@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connectBus, pingService } from '@coin/bus';
+import { streamName } from '@coin/events';
 import type { Stoppable } from '@coin/telemetry';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { isolatedDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
 import { ensureServers } from './servers.ts';
@@ -35,6 +38,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   await ensureServers();
   const names = Object.keys(opts.services);
   const dbs = isolatedDatabases(names);
+  // The stack's own JetStream stream and consumers: stacks running side by side (and earlier runs'
+  // events) never reach each other. libs/events reads it from the process environment.
+  process.env.EVENTS_NAMESPACE ??= `t${randomBytes(5).toString('hex')}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -60,9 +66,20 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     async stop() {
       await gateway?.stop();
       for (const s of running.values()) await s.stop();
+      await dropStream(env);
       await dbs.drop();
     },
   };
+}
+
+async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
+  const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-cleanup');
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(streamName()).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
 }
 
 export interface ServiceProcess {

@@ -1,0 +1,139 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { connectBus, type NatsConnection } from '@coin/bus';
+import { type Database, openDatabase } from '@coin/db';
+import { createLogger } from '@coin/telemetry';
+import { isolatedDatabases } from '@coin/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addToOutbox,
+  applyOnce,
+  ensureEventsStream,
+  type OutboxRelay,
+  outboxMigration,
+  qualifiedSubject,
+  startConsumer,
+  startOutboxRelay,
+  streamName,
+} from '../src/index.ts';
+
+const log = createLogger('events-test', 'silent');
+process.env.EVENTS_NAMESPACE = `t${randomBytes(5).toString('hex')}`;
+const dbs = isolatedDatabases(['eventstest']);
+let orm: Database;
+let nc: NatsConnection;
+let relay: OutboxRelay;
+
+beforeAll(async () => {
+  orm = await openDatabase({
+    url: dbs.env.EVENTSTEST_DATABASE_URL,
+    entities: [],
+    migrations: [outboxMigration],
+    log,
+  });
+  await orm.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
+  nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test');
+  relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
+});
+
+afterAll(async () => {
+  await relay?.stop();
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.delete(streamName()).catch(() => undefined);
+  await nc?.close();
+  await orm?.close();
+  await dbs.drop();
+});
+
+async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('transactional outbox and consumers', () => {
+  it('publishes what committed, never what rolled back, each event once, applied once', async () => {
+    const received: string[] = [];
+    const applied: string[] = [];
+    const consumer = await startConsumer<{ eventId: string; userId: string }>({
+      nc,
+      log,
+      durable: 'events-test',
+      subject: 'events.test.happened',
+      handle: async (event) => {
+        received.push(event.eventId);
+        await applyOnce(orm.em.fork(), 'events-test', event.eventId, async (tx) => {
+          applied.push(event.eventId);
+          await tx.execute(
+            'INSERT INTO totals (user_id, amount) VALUES (?, 1) ON CONFLICT (user_id) DO UPDATE SET amount = totals.amount + 1',
+            [event.userId],
+          );
+        });
+      },
+    });
+    try {
+      const userId = randomUUID();
+      const committed = await orm.em
+        .fork()
+        .transactional((tx) => addToOutbox(tx, { subject: 'events.test.happened', payload: { userId } }));
+      await orm.em
+        .fork()
+        .transactional(async (tx) => {
+          await addToOutbox(tx, { subject: 'events.test.happened', payload: { userId } });
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      relay.notify();
+      await until(async () => received.length >= 1);
+      await until(async () => (await relay.backlog()).pending === 0);
+
+      // A redelivery of the same event (a relay that crashed after the ack) has no second effect.
+      const js = (await import('@nats-io/jetstream')).jetstream(nc);
+      const dup = await js.publish(
+        `${process.env.EVENTS_NAMESPACE}.events.test.happened`,
+        JSON.stringify({ eventId: committed, userId }),
+        { msgID: committed },
+      );
+      expect(dup.duplicate).toBe(true);
+      await applyOnce(orm.em.fork(), 'events-test', committed, async () => {
+        applied.push('again');
+      });
+
+      await new Promise((r) => setTimeout(r, 200));
+      expect(received).toEqual([committed]);
+      expect(applied).toEqual([committed]);
+      const [row] = await orm.em
+        .fork()
+        .execute<{ amount: number }[]>('SELECT amount FROM totals WHERE user_id = ?', [userId]);
+      expect(row.amount).toBe(1);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('keeps rows pending while JetStream cannot take them, and publishes them afterwards', async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(streamName());
+    const id = await orm.em
+      .fork()
+      .transactional((tx) => addToOutbox(tx, { subject: 'events.test.later', payload: {} }));
+    relay.notify();
+    await new Promise((r) => setTimeout(r, 200));
+    const published = async () => {
+      const [row] = await orm.em
+        .fork()
+        .execute<{ published_at: Date | null }[]>('SELECT published_at FROM outbox WHERE id = ?', [id]);
+      return row.published_at !== null;
+    };
+    // No stream, so no acknowledgement: the row must stay unpublished, not be marked sent.
+    expect(await published()).toBe(false);
+    await ensureEventsStream(nc);
+    await until(published);
+    const msg = await jsm.streams.getMessage(streamName(), {
+      last_by_subj: qualifiedSubject('events.test.later'),
+    });
+    expect(msg?.json<{ eventId: string }>().eventId).toBe(id);
+  });
+});
