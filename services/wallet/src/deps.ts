@@ -1,0 +1,11 @@
+import type { Database } from '@coin/db';
+import type { WalletConfig } from './config.ts';
+import type { TransferBatcher } from './ledger/transfer-batcher.ts';
+import type { Directory } from './parties/directory.ts';
+
+export interface WalletDeps {
+  orm: Database;
+  config: WalletConfig;
+  directory: Directory;
+  batcher: TransferBatcher;
+}

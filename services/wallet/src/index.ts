@@ -1,0 +1,1 @@
+export { startWallet } from './service.ts';

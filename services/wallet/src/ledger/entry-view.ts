@@ -1,0 +1,66 @@
+import type { wallet } from '@coin/contracts';
+import type { z } from 'zod';
+
+type Party = z.infer<typeof wallet.partySchema>;
+export type LedgerEntryView = z.infer<typeof wallet.ledgerEntrySchema>;
+export type TransferEntryView = z.infer<typeof wallet.transferLedgerEntrySchema>;
+
+/** A ledger entry as read from the database, by the ORM or from `to_jsonb(ledger_entries)`. */
+export interface EntryRecord {
+  id: string;
+  userId: string;
+  transactionType: string;
+  debitOrCredit: string;
+  coins: string | number;
+  narration: string;
+  fromParty: Record<string, unknown>;
+  toParty: Record<string, unknown>;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** `to_jsonb(ledger_entries)` as the transfer function returns it. */
+export function entryFromJson(row: Record<string, unknown>): EntryRecord {
+  return {
+    id: row.id as string,
+    userId: row.user_id as string,
+    transactionType: row.transaction_type as string,
+    debitOrCredit: row.debit_or_credit as string,
+    coins: row.coins as number,
+    narration: row.narration as string,
+    fromParty: row.from_party as Record<string, unknown>,
+    toParty: row.to_party as Record<string, unknown>,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+  };
+}
+
+const iso = (t: Date | string) => new Date(t).toISOString();
+
+/** The specification's ledger entry (history listing). Gift cards, plans and charges are not offered. */
+export function ledgerEntryView(e: EntryRecord): LedgerEntryView {
+  return {
+    id: e.id,
+    userId: e.userId,
+    debitOrCredit: e.debitOrCredit as 'CR' | 'DE',
+    coins: Number(e.coins),
+    claimed: false,
+    transactionType: e.transactionType,
+    narration: e.narration,
+    from: e.fromParty as Party,
+    to: e.toParty as Party,
+    plan: {},
+    paidWithGiftCard: false,
+    giftCardLedger: {},
+    laas: true,
+    charge: 0,
+    refunded: false,
+    createdAt: iso(e.createdAt),
+    updatedAt: iso(e.updatedAt),
+  };
+}
+
+/** The entry as a transfer returns it: completed transfers are never reversed here. */
+export function transferEntryView(e: EntryRecord): TransferEntryView {
+  return { ...ledgerEntryView(e), reversed: false, status: 'Success', token: null };
+}

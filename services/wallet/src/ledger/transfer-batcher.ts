@@ -1,0 +1,161 @@
+import { randomInt } from 'node:crypto';
+import { EVENT_SUBJECTS } from '@coin/contracts';
+import type { Database } from '@coin/db';
+import type { Logger } from '@coin/telemetry';
+import type { Party } from '../parties/directory.ts';
+import { type EntryRecord, entryFromJson } from './entry-view.ts';
+
+export type Direction = 'to_user' | 'from_user';
+
+export interface TransferCommand {
+  partnerId: string;
+  userId: string;
+  direction: Direction;
+  /** Exact decimal text, two places. */
+  coins: string;
+  narration: string;
+  idempotency?: { key: string; requestHash: string };
+  from: Party;
+  to: Party;
+  traceContext: Record<string, string>;
+}
+
+export type TransferOutcome =
+  | { outcome: 'done' | 'replay'; entry: EntryRecord }
+  | { outcome: 'in_progress' | 'conflict' | 'insufficient' };
+
+export interface BatcherOptions {
+  orm: Database;
+  log: Logger;
+  shards: number;
+  batchMax: number;
+  concurrency: number;
+  /** Called after a commit that wrote events, so the outbox relay publishes them at once. */
+  onCommitted: () => void;
+}
+
+interface Pending {
+  command: TransferCommand;
+  resolve: (o: TransferOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+interface ItemResult {
+  i: number;
+  outcome: TransferOutcome['outcome'];
+  entry: Record<string, unknown> | null;
+}
+
+/** Postgres reported the error, so the statement (and its transaction) was rolled back. */
+const rolledBack = (err: unknown) =>
+  typeof (err as { code?: unknown }).code === 'string' &&
+  /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
+
+/**
+ * Applies transfers through `wallet_apply_transfers`, several per database transaction. Nothing
+ * waits for a timer: a transfer goes at once when a batch slot is free; under load, the transfers
+ * that arrive while every slot is busy share the next transaction (one commit, one update of the
+ * partner's account). Each batch debits or credits one random shard of each partner's account.
+ */
+export function createTransferBatcher(opts: BatcherOptions) {
+  const queue: Pending[] = [];
+  const keysInFlight = new Set<string>();
+  const partnersReady = new Set<string>();
+  let running = 0;
+
+  async function ensurePartnerAccounts(partnerId: string): Promise<void> {
+    if (partnersReady.has(partnerId)) return;
+    await opts.orm.em.fork().execute(
+      `INSERT INTO accounts (partner_id, kind, shard)
+         SELECT ?::uuid, 'partner', s FROM generate_series(0, ? - 1) AS s ON CONFLICT DO NOTHING`,
+      [partnerId, opts.shards],
+    );
+    partnersReady.add(partnerId);
+  }
+
+  async function apply(batch: Pending[]): Promise<ItemResult[]> {
+    const items = batch.map(({ command: c }, i) => ({
+      i,
+      p: c.partnerId,
+      u: c.userId,
+      dir: c.direction,
+      c: c.coins,
+      n: c.narration,
+      k: c.idempotency?.key ?? null,
+      h: c.idempotency?.requestHash ?? null,
+      fp: c.from,
+      tp: c.to,
+      tc: c.traceContext,
+    }));
+    const [row] = await opts.orm.em
+      .fork()
+      .execute<{ results: ItemResult[] }[]>('SELECT wallet_apply_transfers(?::jsonb, ?, ?) AS results', [
+        JSON.stringify(items),
+        randomInt(opts.shards),
+        EVENT_SUBJECTS.transferCompleted,
+      ]);
+    return row.results;
+  }
+
+  async function run(batch: Pending[]): Promise<void> {
+    try {
+      const results = await apply(batch);
+      let wroteEvents = false;
+      for (const r of results) {
+        const p = batch[r.i];
+        if (r.outcome === 'done' || r.outcome === 'replay') {
+          wroteEvents ||= r.outcome === 'done';
+          p.resolve({ outcome: r.outcome, entry: entryFromJson(r.entry!) });
+        } else {
+          p.resolve({ outcome: r.outcome });
+        }
+      }
+      if (wroteEvents) opts.onCommitted();
+    } catch (err) {
+      // One bad transfer must not fail the others: after a rollback, each runs on its own.
+      if (batch.length > 1 && rolledBack(err)) {
+        opts.log.warn({ err, size: batch.length }, 'transfer batch failed; applying its transfers singly');
+        for (const p of batch) await run([p]);
+      } else {
+        for (const p of batch) p.reject(err);
+      }
+    }
+  }
+
+  function pump(): void {
+    while (running < opts.concurrency && queue.length > 0) {
+      const batch = queue.splice(0, opts.batchMax);
+      running += 1;
+      run(batch).finally(() => {
+        running -= 1;
+        pump();
+      });
+    }
+  }
+
+  async function submit(command: TransferCommand): Promise<TransferOutcome> {
+    const key = command.idempotency && `${command.partnerId}/${command.idempotency.key}`;
+    // The same key already queued or running in this replica: it is in flight. Other replicas'
+    // in-flight keys are found by the advisory lock in the database.
+    if (key && keysInFlight.has(key)) return { outcome: 'in_progress' };
+    if (key) keysInFlight.add(key);
+    try {
+      await ensurePartnerAccounts(command.partnerId);
+      return await new Promise<TransferOutcome>((resolve, reject) => {
+        queue.push({ command, resolve, reject });
+        pump();
+      });
+    } finally {
+      if (key) keysInFlight.delete(key);
+    }
+  }
+
+  /** Waits for queued and running batches to finish (graceful stop). */
+  async function drain(): Promise<void> {
+    while (running > 0 || queue.length > 0) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  return { submit, drain };
+}
+
+export type TransferBatcher = ReturnType<typeof createTransferBatcher>;

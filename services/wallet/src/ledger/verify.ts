@@ -1,0 +1,81 @@
+import type pg from 'pg';
+
+export interface LedgerReport {
+  partners: number;
+  accounts: number;
+  entries: number;
+  /** Coins held in user wallets, over all partners. */
+  coinsInWallets: string;
+  violations: string[];
+}
+
+const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>) => string }[] = [
+  {
+    name: 'sum per partner is zero',
+    sql: `SELECT partner_id, sum(balance)::text AS total FROM accounts GROUP BY partner_id HAVING sum(balance) <> 0`,
+    describe: (r) => `partner ${r.partner_id}: accounts sum to ${r.total}, not 0`,
+  },
+  {
+    name: 'each balance equals its postings',
+    sql: `SELECT a.id::text, a.kind, a.balance::text, COALESCE(p.total, 0)::text AS postings
+            FROM accounts a
+            LEFT JOIN (SELECT account_id, sum(amount) AS total FROM postings GROUP BY account_id) p
+              ON p.account_id = a.id
+           WHERE a.balance <> COALESCE(p.total, 0)`,
+    describe: (r) =>
+      `account ${r.id} (${r.kind}): balance ${r.balance} but its postings sum to ${r.postings}`,
+  },
+  {
+    name: 'no negative user wallet',
+    sql: `SELECT id::text, partner_id, user_id, balance::text FROM accounts WHERE kind = 'user' AND balance < 0`,
+    describe: (r) => `wallet of user ${r.user_id} (partner ${r.partner_id}) is negative: ${r.balance}`,
+  },
+  {
+    name: 'each entry has two postings that sum to zero, one on its user wallet for its coins',
+    sql: `SELECT e.id, count(p.account_id)::text AS postings, COALESCE(sum(p.amount), 0)::text AS total,
+                 count(*) FILTER (
+                   WHERE a.kind = 'user' AND a.partner_id = e.partner_id AND a.user_id = e.user_id
+                     AND p.amount = CASE e.debit_or_credit WHEN 'CR' THEN e.coins ELSE -e.coins END
+                 )::text AS user_postings
+            FROM ledger_entries e
+            LEFT JOIN postings p ON p.entry_id = e.id
+            LEFT JOIN accounts a ON a.id = p.account_id
+           GROUP BY e.id
+          HAVING count(p.account_id) <> 2 OR COALESCE(sum(p.amount), 0) <> 0
+              OR count(*) FILTER (
+                   WHERE a.kind = 'user' AND a.partner_id = e.partner_id AND a.user_id = e.user_id
+                     AND p.amount = CASE e.debit_or_credit WHEN 'CR' THEN e.coins ELSE -e.coins END
+                 ) <> 1`,
+    describe: (r) =>
+      `entry ${r.id}: ${r.postings} postings summing to ${r.total}, ${r.user_postings} matching its user wallet`,
+  },
+];
+
+/**
+ * Checks the ledger's invariants on one consistent snapshot (REPEATABLE READ), so transfers running
+ * meanwhile cannot show up as half-written.
+ */
+export async function verifyLedger(client: pg.ClientBase): Promise<LedgerReport> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const violations: string[] = [];
+    for (const check of CHECKS) {
+      const { rows } = await client.query(check.sql);
+      for (const row of rows) violations.push(`${check.name}: ${check.describe(row)}`);
+    }
+    const { rows } = await client.query(`
+      SELECT (SELECT count(DISTINCT partner_id) FROM accounts)::int AS partners,
+             (SELECT count(*) FROM accounts)::int AS accounts,
+             (SELECT count(*) FROM ledger_entries)::int AS entries,
+             (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'user')::text AS coins`);
+    return {
+      partners: rows[0].partners,
+      accounts: rows[0].accounts,
+      entries: rows[0].entries,
+      coinsInWallets: rows[0].coins,
+      violations,
+    };
+  } finally {
+    await client.query('COMMIT');
+  }
+}
