@@ -3,12 +3,14 @@ import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { type Stack, type Starter, startStack } from '@coin/testing';
+import { startWallet } from '@coin/wallet';
 
 /** Every service that exists, by name: an end-to-end test picks the ones it needs. */
 export const starters: Record<string, Starter> = {
   identity: startIdentity,
   onboarding: startOnboarding,
   rules: startRules,
+  wallet: startWallet,
 };
 
 export function stackWith(names: readonly string[], env: Record<string, string> = {}): Promise<Stack> {
