@@ -1,9 +1,11 @@
 import type { Database } from '@coin/db';
 import type { IdentityConfig } from './config.ts';
+import type { MailRelay } from './mail/mail-relay.ts';
 import type { TokenSigner } from './security/token-signer.ts';
 
 export interface IdentityDeps {
   orm: Database;
   config: IdentityConfig;
   signer: TokenSigner;
+  mail: MailRelay;
 }

@@ -66,4 +66,31 @@ export const SigningKey = defineEntity({
   },
 });
 
-export const identityEntities = [Partner, RefreshToken, ApiKey, SigningKey];
+/** A person who signed up directly (POST /api/v1/user); the one-time code's state lives with it. */
+export const AccountUser = defineEntity({
+  name: 'AccountUser',
+  tableName: 'account_users',
+  properties: {
+    id: p.uuid().primary(),
+    fullname: p.string(),
+    tag: p.string(),
+    email: p.string(),
+    passwordHash: p.string(),
+    phone: p.string(),
+    countryCode: p.string(),
+    isAdult: p.boolean(),
+    dateOfBirth: p.date(),
+    emailVerifiedAt: p.datetime().nullable(),
+    emailCodeHash: p.string().nullable(),
+    emailCodeExpiresAt: p.datetime().nullable(),
+    emailCodeAttempts: p.integer().default(0),
+    emailCodeSentAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export const identityEntities = [Partner, RefreshToken, ApiKey, SigningKey, AccountUser];

@@ -4,6 +4,8 @@ import { createLogger, type Stoppable } from '@coin/telemetry';
 import { identityConfig } from './config.ts';
 import type { IdentityDeps } from './deps.ts';
 import { identityEntities } from './entities.ts';
+import { startMailRelay } from './mail/mail-relay.ts';
+import { createMailTransport } from './mail/transport.ts';
 import { identityMigrations } from './migrations/index.ts';
 import {
   createApiKeyHandler,
@@ -11,13 +13,16 @@ import {
   revokeApiKeyHandler,
   verifyApiKeyHandler,
 } from './operations/api-keys.ts';
+import { createAccountUserHandler } from './operations/create-account-user.ts';
 import { getMeHandler } from './operations/get-me.ts';
 import { getJwksHandler, getPartnerHandler } from './operations/internal.ts';
 import { loginHandler } from './operations/login.ts';
 import { logoutHandler } from './operations/logout.ts';
 import { refreshTokensHandler } from './operations/refresh-tokens.ts';
 import { registerPartnerHandler } from './operations/register-partner.ts';
+import { resendCodeHandler } from './operations/resend-code.ts';
 import { setWebhookHandler } from './operations/set-webhook.ts';
+import { verifyEmailHandler } from './operations/verify-email.ts';
 import { loadTokenSigner } from './security/token-signer.ts';
 
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env): Promise<Stoppable> {
@@ -30,13 +35,26 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env): Promi
     log,
   });
   const nc = await connectBus(config.NATS_URL, 'identity');
-  const deps: IdentityDeps = { orm, config, signer: await loadTokenSigner(orm) };
+  const signer = await loadTokenSigner(orm);
+  const mail = startMailRelay({
+    orm,
+    transport: createMailTransport(config, log),
+    log: log.child({ component: 'mail-relay' }),
+    pollMs: config.MAIL_POLL_MS,
+    retryBaseMs: config.MAIL_RETRY_BASE_MS,
+    retryMaxMs: config.MAIL_RETRY_MAX_MS,
+    maxAttempts: config.MAIL_MAX_ATTEMPTS,
+    // connection, greeting and socket timeouts may each run out once
+    leaseMs: config.SMTP_TIMEOUT_MS * 3 + 5000,
+  });
+  const deps: IdentityDeps = { orm, config, signer, mail };
   const service = serveOperations(nc, {
     service: 'identity',
     version: '1.0.0',
     description: 'partners, tokens, API keys and account users',
     log,
     around: requestScope(orm),
+    metricsPort: config.METRICS_PORT,
     handlers: [
       registerPartnerHandler(deps),
       loginHandler(deps),
@@ -50,12 +68,16 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env): Promi
       verifyApiKeyHandler(deps),
       getJwksHandler(deps),
       getPartnerHandler(deps),
+      createAccountUserHandler(deps),
+      verifyEmailHandler(deps),
+      resendCodeHandler(deps),
     ],
   });
   log.info({ id: service.id }, 'identity started');
   return {
     async stop() {
       await service.stop();
+      await mail.stop();
       await nc.drain();
       await orm.close();
     },

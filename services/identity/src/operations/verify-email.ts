@@ -1,0 +1,57 @@
+import { handle } from '@coin/bus';
+import { accounts } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { LockMode } from '@mikro-orm/core';
+import { accountUserView } from '../accounts/account-user-view.ts';
+import { verifyOneTimeCode } from '../accounts/one-time-code.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { AccountUser } from '../entities.ts';
+
+/**
+ * Checks the code under a row lock, so concurrent guesses are counted one by one. A wrong guess is
+ * committed (not rolled back with the error), and past the limit even the right code is refused
+ * until a new one is requested.
+ */
+export function verifyEmailHandler(deps: IdentityDeps) {
+  const maxAttempts = deps.config.EMAIL_CODE_MAX_ATTEMPTS;
+
+  return handle(accounts.verifyEmail, async ({ body }) => {
+    const outcome = await deps.orm.em.transactional(async (tx) => {
+      const user = await tx.findOne(
+        AccountUser,
+        { email: body.email.toLowerCase() },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!user) return { error: AppError.notFound('no account user with this email') };
+      if (user.emailVerifiedAt) {
+        return { error: AppError.conflict('email is already verified', 'ALREADY_VERIFIED') };
+      }
+      if (!user.emailCodeHash || user.emailCodeAttempts >= maxAttempts) {
+        return {
+          error: AppError.unprocessable('CODE_ATTEMPTS_EXCEEDED', 'too many wrong codes; request a new code'),
+        };
+      }
+      if (!user.emailCodeExpiresAt || user.emailCodeExpiresAt.getTime() <= Date.now()) {
+        return { error: AppError.unprocessable('CODE_EXPIRED', 'the code has expired; request a new code') };
+      }
+      if (!(await verifyOneTimeCode(body.code, user.emailCodeHash))) {
+        user.emailCodeAttempts += 1;
+        const left = maxAttempts - user.emailCodeAttempts;
+        return {
+          error: AppError.unprocessable(
+            'INVALID_CODE',
+            left > 0
+              ? `the code is incorrect; ${left} attempt${left === 1 ? '' : 's'} left`
+              : 'the code is incorrect; no attempts left, request a new code',
+          ),
+        };
+      }
+      user.emailVerifiedAt = new Date();
+      user.emailCodeHash = null;
+      user.emailCodeExpiresAt = null;
+      return { user };
+    });
+    if (outcome.error) throw outcome.error;
+    return accountUserView(outcome.user);
+  });
+}
