@@ -4,6 +4,7 @@ import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { type Stack, type Starter, startStack } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
+import { startWebhooks } from '@coin/webhooks';
 
 /** Every service that exists, by name: an end-to-end test picks the ones it needs. */
 export const starters: Record<string, Starter> = {
@@ -11,6 +12,7 @@ export const starters: Record<string, Starter> = {
   onboarding: startOnboarding,
   rules: startRules,
   wallet: startWallet,
+  webhooks: startWebhooks,
 };
 
 export function stackWith(names: readonly string[], env: Record<string, string> = {}): Promise<Stack> {

@@ -1,0 +1,28 @@
+import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { z } from 'zod';
+
+/** Svix's schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+const DEFAULT_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
+
+const schedule = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds')
+  .transform((s) => s.split(',').map(Number));
+
+const schema = baseConfigSchema.extend({
+  /** Delay before each attempt: the first entry before the first attempt, and so on. */
+  WEBHOOK_RETRY_SCHEDULE_MS: schedule.default(schedule.parse(DEFAULT_SCHEDULE)),
+  /** An attempt that has no 2xx within this time has failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).default(15_000),
+  /** Attempts in flight at once per replica (also the connection pool size per partner host). */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /** How long a partner's webhook URL and secret are reused before identity is asked again. */
+  WEBHOOK_PARTNER_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+});
+
+export type WebhooksConfig = z.infer<typeof schema> & { databaseUrl: string };
+
+export function webhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
+  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('webhooks', env) };
+}

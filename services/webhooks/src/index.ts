@@ -1,0 +1,1 @@
+export { startWebhooks } from './service.ts';

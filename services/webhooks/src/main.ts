@@ -1,0 +1,4 @@
+import { runMain } from '@coin/telemetry';
+import { startWebhooks } from './service.ts';
+
+runMain('webhooks', () => startWebhooks());
