@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { type Database, openDatabase } from '@coin/db';
+import { createLogger } from '@coin/telemetry';
+import { isolatedDatabases } from '@coin/testing';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityConfig } from '../src/config.ts';
+import { identityEntities } from '../src/entities.ts';
+import { enqueueMail } from '../src/mail/mail-outbox.ts';
+import { type MailRelay, retryDelayMs, startMailRelay } from '../src/mail/mail-relay.ts';
+import { createMailTransport } from '../src/mail/transport.ts';
+import { identityMigrations } from '../src/migrations/index.ts';
+
+const log = createLogger('mail-relay-test', 'silent');
+const dbs = isolatedDatabases(['identitymail']);
+let orm: Database;
+let smtp: SMTPServer;
+let smtpUrl: string;
+const delivered: string[] = [];
+
+beforeAll(async () => {
+  orm = await openDatabase({
+    url: dbs.env.IDENTITYMAIL_DATABASE_URL,
+    entities: identityEntities,
+    migrations: identityMigrations,
+    log,
+  });
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on('end', () => {
+        for (const rcpt of session.envelope.rcptTo) delivered.push(rcpt.address);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await orm?.close();
+  await dbs.drop();
+});
+
+/** An address where nothing listens: every send is refused. */
+async function deadSmtpUrl(): Promise<string> {
+  const s = new SMTPServer({ logger: false });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
+  const port = (s.server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return `smtp://127.0.0.1:${port}`;
+}
+
+function relayTo(url: string, maxAttempts = 3): MailRelay {
+  const config = identityConfig({ SMTP_URL: url, SMTP_TIMEOUT_MS: '2000' });
+  return startMailRelay({
+    orm,
+    transport: createMailTransport(config, log),
+    log,
+    pollMs: 20,
+    retryBaseMs: 20,
+    retryMaxMs: 40,
+    maxAttempts,
+    leaseMs: 10_000,
+  });
+}
+
+async function queue(to: string, discardAfter?: Date): Promise<string> {
+  const em = orm.em.fork();
+  return em.transactional((tx) =>
+    enqueueMail(tx, { to, subject: 'test', text: 'code 123456', discardAfter }),
+  );
+}
+
+interface Row {
+  attempts: number;
+  body: string | null;
+  last_error: string | null;
+  sent_at: Date | null;
+  failed_at: Date | null;
+}
+
+async function row(id: string): Promise<Row> {
+  const [r] = await orm.em
+    .fork()
+    .execute<Row[]>('SELECT attempts, body, last_error, sent_at, failed_at FROM mail_outbox WHERE id = ?', [
+      id,
+    ]);
+  return r;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('mail outbox relay', () => {
+  it('backs off exponentially, capped', () => {
+    expect([1, 2, 3, 4, 10].map((n) => retryDelayMs(n, 100, 500))).toEqual([100, 200, 400, 500, 500]);
+  });
+
+  it('gives a mail up after the last attempt, keeping the reason and erasing the body', async () => {
+    const relay = relayTo(await deadSmtpUrl(), 3);
+    try {
+      const id = await queue(`dead-${randomUUID()}@example.com`);
+      await until(async () => (await row(id)).failed_at !== null);
+      const r = await row(id);
+      expect(r.attempts).toBe(3);
+      expect(r.sent_at).toBeNull();
+      expect(r.body).toBeNull();
+      expect(r.last_error).toMatch(/ECONNREFUSED|connect/i);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('drops a mail whose content expired before it could be sent', async () => {
+    const relay = relayTo(smtpUrl);
+    try {
+      const to = `stale-${randomUUID()}@example.com`;
+      const id = await queue(to, new Date(Date.now() - 1000));
+      await until(async () => (await row(id)).failed_at !== null);
+      expect((await row(id)).last_error).toBe('expired before it could be sent');
+      expect(delivered).not.toContain(to);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('delivers each mail once with two relays side by side, and erases sent bodies', async () => {
+    const relays = [relayTo(smtpUrl), relayTo(smtpUrl)];
+    try {
+      const recipients = Array.from({ length: 30 }, () => `pair-${randomUUID()}@example.com`);
+      const ids = await Promise.all(recipients.map((to) => queue(to)));
+      relays.forEach((r) => {
+        r.notify();
+      });
+      await until(async () => {
+        const rows = await Promise.all(ids.map(row));
+        return rows.every((r) => r.sent_at !== null);
+      });
+      for (const to of recipients) expect(delivered.filter((d) => d === to)).toHaveLength(1);
+      for (const id of ids) expect((await row(id)).body).toBeNull();
+    } finally {
+      await Promise.all(relays.map((r) => r.stop()));
+    }
+  });
+});
