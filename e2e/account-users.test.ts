@@ -90,7 +90,7 @@ let nats: (PrivateNats | undefined)[] = [];
 let mailbox: Mailbox;
 /** Codes valid a minute, resend allowed every second, a generous per-address limit. */
 let main: Stack;
-/** Codes valid one second, three sign-ups or verifications per address and minute. */
+/** Codes valid two seconds, three sign-ups or verifications per address and minute. */
 let tight: Stack;
 
 /** Each stack on a NATS of its own where possible, so neither answers the other's requests. */
@@ -119,7 +119,7 @@ beforeAll(async () => {
       ...mail,
       ...natsEnv(nats[1]),
       AUTH_RATE_LIMIT_MAX: '3',
-      EMAIL_CODE_TTL_SECONDS: '1',
+      EMAIL_CODE_TTL_SECONDS: '2',
     }),
   ]);
 });
