@@ -3,6 +3,7 @@ import { AppError } from '@coin/errors';
 import { injectTraceContext, tracer } from '@coin/telemetry';
 import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { requestDuration, requestFailures } from './metrics.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, replyError } from './wire.ts';
 
 export interface CallOptions {
@@ -10,15 +11,25 @@ export interface CallOptions {
   requestId?: string;
 }
 
+type FailureReason = 'no_responders' | 'timeout' | 'unreachable';
+
+function failureReason(err: unknown): FailureReason {
+  if (err instanceof RequestError && err.isNoResponders()) return 'no_responders';
+  if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError))
+    return 'timeout';
+  return 'unreachable';
+}
+
 function toAppError(err: unknown, op: Operation): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof RequestError && err.isNoResponders()) {
-    return AppError.unavailable(`${op.service} service is unavailable`);
+  switch (failureReason(err)) {
+    case 'no_responders':
+      return AppError.unavailable(`${op.service} service is unavailable`);
+    case 'timeout':
+      return AppError.timeout(`${op.service} service did not answer in time`);
+    default:
+      return AppError.unavailable(`${op.service} service could not be reached`);
   }
-  if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError)) {
-    return AppError.timeout(`${op.service} service did not answer in time`);
-  }
-  return AppError.unavailable(`${op.service} service could not be reached`);
 }
 
 /**
@@ -42,6 +53,8 @@ export async function callOperation<O extends Operation>(
       },
     },
     async (span) => {
+      const began = performance.now();
+      let status = 200;
       try {
         const h = headers();
         if (options.requestId) h.set(REQUEST_ID_HEADER, options.requestId);
@@ -53,6 +66,7 @@ export async function callOperation<O extends Operation>(
             headers: h,
           });
         } catch (err) {
+          requestFailures.inc({ service: op.service, operation: op.name, reason: failureReason(err) });
           throw toAppError(err, op);
         }
         const remote = replyError(reply);
@@ -60,11 +74,16 @@ export async function callOperation<O extends Operation>(
         return decodeJson(reply.data) as ResponseOf<O>;
       } catch (err) {
         const appErr = err instanceof AppError ? err : toAppError(err, op);
+        status = appErr.status;
         span.setAttribute('rpc.response.status_code', appErr.status);
         if (appErr.status >= 500)
           span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.details.error });
         throw appErr;
       } finally {
+        requestDuration.observe(
+          { service: op.service, operation: op.name, status: String(status) },
+          (performance.now() - began) / 1000,
+        );
         span.end();
       }
     },

@@ -1,9 +1,10 @@
 import { formatIssue, type Operation, type RequestOf, type ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
+import { extractTraceContext, type Logger, startMetricsServer, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
+import { handlerDuration } from './metrics.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
 
 export interface HandlerContext {
@@ -34,6 +35,11 @@ export interface ServeOptions {
   log: Logger;
   /** Wraps each handler run, e.g. in a MikroORM RequestContext. */
   around?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Serves this process's Prometheus metrics on `GET :<port>/metrics` until `stop` (pass the
+   * config's `METRICS_PORT`; undefined serves none, 0 picks a free port).
+   */
+  metricsPort?: number;
 }
 
 interface EndpointStats {
@@ -105,6 +111,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
         async (span) => {
           const h = headers();
           let payload: Uint8Array;
+          let status = 200;
           try {
             const request = validate(bound.op, decodeJson(msg.data));
             const result = await around(() => bound.run(request, { requestId, log }));
@@ -124,6 +131,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
               endpoint.num_errors += 1;
               endpoint.last_error = appErr.details.error;
             }
+            status = appErr.status;
             span.setAttribute('rpc.response.status_code', appErr.status);
             setErrorHeaders(h, appErr);
             payload = encodeJson(appErr.details);
@@ -133,7 +141,12 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
           } catch (err) {
             log.warn({ err }, 'reply could not be sent');
           }
-          const elapsedNs = Math.round((performance.now() - began) * 1e6);
+          const elapsedMs = performance.now() - began;
+          handlerDuration.observe(
+            { service: opts.service, operation: bound.op.name, status: String(status) },
+            elapsedMs / 1000,
+          );
+          const elapsedNs = Math.round(elapsedMs * 1e6);
           endpoint.num_requests += 1;
           endpoint.processing_time += elapsedNs;
           endpoint.average_processing_time = Math.round(endpoint.processing_time / endpoint.num_requests);
@@ -207,11 +220,20 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
     }
   }
 
+  const metricsServer =
+    opts.metricsPort === undefined
+      ? undefined
+      : startMetricsServer({ port: opts.metricsPort, log: opts.log }).catch((err) => {
+          opts.log.error({ err, port: opts.metricsPort }, 'metrics server could not start');
+          return undefined;
+        });
+
   return {
     id,
     async stop() {
       await Promise.all(subs.map((s) => s.drain().catch(() => undefined)));
       await Promise.allSettled([...inFlight]);
+      await (await metricsServer)?.stop();
     },
   };
 }

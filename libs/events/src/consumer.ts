@@ -3,7 +3,9 @@ import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { EVENTS_STREAM, ensureEventsStream } from './stream.ts';
+import { consumerDuration, consumerOutcomes, watchConsumer } from './metrics.ts';
+import { durableName, qualifiedSubject, streamName } from './namespace.ts';
+import { ensureEventsStream } from './stream.ts';
 
 export interface ConsumerOptions<T> {
   nc: NatsConnection;
@@ -33,9 +35,11 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
   const jsm = await ensureEventsStream(opts.nc);
   const maxDeliver = opts.maxDeliver ?? 10;
   const ackWaitMs = opts.ackWaitMs ?? 30_000;
-  await jsm.consumers.add(EVENTS_STREAM, {
-    durable_name: opts.durable,
-    filter_subject: opts.subject,
+  const stream = streamName();
+  const durable = durableName(opts.durable);
+  await jsm.consumers.add(stream, {
+    durable_name: durable,
+    filter_subject: qualifiedSubject(opts.subject),
     ack_policy: AckPolicy.Explicit,
     deliver_policy: opts.startAt ? DeliverPolicy.StartTime : DeliverPolicy.All,
     ...(opts.startAt ? { opt_start_time: opts.startAt.toISOString() } : {}),
@@ -43,7 +47,7 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
     max_deliver: maxDeliver,
     max_ack_pending: 10_000,
   });
-  const consumer = await jetstream(opts.nc).consumers.get(EVENTS_STREAM, opts.durable);
+  const consumer = await jetstream(opts.nc).consumers.get(stream, durable);
   const messages = await consumer.consume({ max_messages: Math.max(64, (opts.concurrency ?? 1) * 4) });
   const active = new Set<Promise<void>>();
   const limit = opts.concurrency ?? 1;
@@ -62,13 +66,17 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
           },
         },
         async (span) => {
+          const began = performance.now();
           try {
             await opts.handle(msg.json<T>(), msg);
             msg.ack();
+            consumerOutcomes.inc({ durable: opts.durable, outcome: 'ack' });
           } catch (err) {
             span.setStatus({ code: SpanStatusCode.ERROR });
             const attempt = msg.info.deliveryCount;
-            if (attempt >= maxDeliver) {
+            const parked = attempt >= maxDeliver;
+            consumerOutcomes.inc({ durable: opts.durable, outcome: parked ? 'parked' : 'retry' });
+            if (parked) {
               opts.log.error(
                 { err, subject: msg.subject, seq: msg.seq, attempt },
                 'event parked after max deliveries',
@@ -82,6 +90,7 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
               msg.nak(Math.min(30_000, 100 * 2 ** attempt));
             }
           } finally {
+            consumerDuration.observe({ durable: opts.durable }, (performance.now() - began) / 1000);
             span.end();
           }
         },
@@ -98,12 +107,16 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
     await Promise.allSettled([...active]);
   })();
 
+  async function pending(): Promise<number> {
+    const info = await consumer.info();
+    return info.num_pending + info.num_ack_pending;
+  }
+  const unwatch = watchConsumer(opts.durable, pending);
+
   return {
-    async pending() {
-      const info = await consumer.info();
-      return info.num_pending + info.num_ack_pending;
-    },
+    pending,
     async stop() {
+      unwatch();
       await messages.close();
       await loop;
     },

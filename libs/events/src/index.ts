@@ -1,4 +1,5 @@
 export { applyOnce, type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
+export { durableName, eventsNamespace, qualifiedSubject, streamName } from './namespace.ts';
 export {
   addToOutbox,
   type OutboxEvent,

@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, type EntityManager, Migration } from '@coin/db';
-import { type Logger, serializeTraceContext } from '@coin/telemetry';
+import {
+  deserializeTraceContext,
+  injectTraceContext,
+  type Logger,
+  serializeTraceContext,
+  tracer,
+} from '@coin/telemetry';
 import { jetstream } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { outboxPublished, watchOutbox } from './metrics.ts';
+import { qualifiedSubject } from './namespace.ts';
+import { ensureEventsStream } from './stream.ts';
 
 /** Each service that publishes includes this migration: its outbox and its applied-event ids. */
 export class OutboxMigration extends Migration {
@@ -71,6 +81,8 @@ export interface RelayOptions {
   orm: Database;
   nc: NatsConnection;
   log: Logger;
+  /** The `service` label of the outbox metrics; by default the logger's `service` binding. */
+  service?: string;
   intervalMs?: number;
   batchSize?: number;
 }
@@ -85,11 +97,50 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const js = jetstream(opts.nc);
   const interval = opts.intervalMs ?? 100;
   const batch = opts.batchSize ?? 200;
+  const service = opts.service ?? String(opts.log.bindings().service ?? 'unknown');
   let stopped = false;
   let wake: (() => void) | undefined;
   let pendingWake = false;
 
+  let streamReady = false;
+
+  /** A PRODUCER span in the trace of the call that wrote the row; its context travels in the headers. */
+  function publish(row: OutboxRow): Promise<unknown> {
+    return tracer.startActiveSpan(
+      `${row.subject} publish`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.destination.name': row.subject,
+          'messaging.operation.type': 'publish',
+          'messaging.message.id': row.id,
+        },
+      },
+      deserializeTraceContext(row.trace_context),
+      async (span) => {
+        try {
+          const h = headers();
+          injectTraceContext(h);
+          return await js.publish(qualifiedSubject(row.subject), JSON.stringify(row.payload), {
+            msgID: row.id,
+            headers: h,
+          });
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
   async function relayOnce(): Promise<number> {
+    if (!streamReady) {
+      await ensureEventsStream(opts.nc);
+      streamReady = true;
+    }
     const em = opts.orm.em.fork();
     return em.transactional(async (tx) => {
       const rows = await tx.execute<OutboxRow[]>(
@@ -98,15 +149,10 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
         [batch],
       );
       if (rows.length === 0) return 0;
-      await Promise.all(
-        rows.map((row) => {
-          const h = headers();
-          for (const [k, v] of Object.entries(row.trace_context ?? {})) h.set(k, v);
-          return js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.id, headers: h });
-        }),
-      );
+      await Promise.all(rows.map(publish));
       // MikroORM inlines parameters and spreads an array into a list: `IN (?)`, never `ANY(?::uuid[])`.
       await tx.execute('UPDATE outbox SET published_at = now() WHERE id IN (?)', [rows.map((r) => r.id)]);
+      outboxPublished.inc({ service }, rows.length);
       return rows.length;
     });
   }
@@ -135,19 +181,23 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
     }
   })();
 
+  async function backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+    const [row] = await opts.orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
+      `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
+           FROM outbox WHERE published_at IS NULL`,
+    );
+    return { pending: row.pending, oldestSeconds: row.oldest ?? 0 };
+  }
+  const unwatch = watchOutbox(service, backlog);
+
   return {
     notify() {
       if (wake) wake();
       else pendingWake = true;
     },
-    async backlog() {
-      const [row] = await opts.orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
-        `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
-             FROM outbox WHERE published_at IS NULL`,
-      );
-      return { pending: row.pending, oldestSeconds: row.oldest ?? 0 };
-    },
+    backlog,
     async stop() {
+      unwatch();
       stopped = true;
       wake?.();
       await loop;

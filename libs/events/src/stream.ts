@@ -1,6 +1,9 @@
 import { type JetStreamManager, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 
+import { eventsNamespace, qualifiedSubject, streamName } from './namespace.ts';
+
+/** The stream's name without a namespace; `streamName()` gives the one in force. */
 export const EVENTS_STREAM = 'EVENTS';
 
 const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
@@ -12,23 +15,25 @@ const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
  */
 export async function ensureEventsStream(nc: NatsConnection): Promise<JetStreamManager> {
   const jsm = await jetstreamManager(nc);
+  const name = streamName();
   const config = {
-    name: EVENTS_STREAM,
-    subjects: ['events.>'],
+    name,
+    subjects: [qualifiedSubject('events.>')],
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     duplicate_window: DUPLICATE_WINDOW_NS,
-    max_age: MAX_AGE_NS,
+    // A namespaced stream belongs to a test stack or a short-lived environment.
+    max_age: eventsNamespace() ? 3600 * 1e9 : MAX_AGE_NS,
   };
   try {
-    await jsm.streams.info(EVENTS_STREAM);
-    await jsm.streams.update(EVENTS_STREAM, config);
+    await jsm.streams.info(name);
+    await jsm.streams.update(name, config);
   } catch {
     try {
       await jsm.streams.add(config);
     } catch (err) {
       // Another process created it between our look-up and our add.
-      await jsm.streams.info(EVENTS_STREAM).catch(() => {
+      await jsm.streams.info(name).catch(() => {
         throw err;
       });
     }

@@ -2,6 +2,17 @@ import { trace } from '@opentelemetry/api';
 
 export { createLogger, type Logger } from './logger.ts';
 export {
+  collectProcessMetrics,
+  counter,
+  gauge,
+  histogram,
+  LATENCY_BUCKETS,
+  type MetricsServer,
+  metricsRegistry,
+  renderMetrics,
+  startMetricsServer,
+} from './metrics.ts';
+export {
   deserializeTraceContext,
   extractTraceContext,
   type HeaderCarrier,
@@ -11,3 +22,4 @@ export {
 
 export const tracer = trace.getTracer('coin-rewards');
 export { runMain, type Stoppable } from './run-main.ts';
+export { onProcessExit } from './shutdown-hooks.ts';

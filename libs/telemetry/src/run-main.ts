@@ -1,4 +1,5 @@
 import { createLogger } from './logger.ts';
+import { runExitHooks } from './shutdown-hooks.ts';
 
 export interface Stoppable {
   stop(): Promise<void>;
@@ -19,13 +20,19 @@ export function runMain(name: string, start: () => Promise<Stoppable>): void {
         log.info({ signal }, 'stopping');
         const force = setTimeout(() => process.exit(1), 15_000);
         force.unref();
-        running.stop().then(
-          () => process.exit(0),
-          (err) => {
-            log.error({ err }, 'stop failed');
-            process.exit(1);
-          },
-        );
+        running
+          .stop()
+          .then(
+            () => 0,
+            (err) => {
+              log.error({ err }, 'stop failed');
+              return 1;
+            },
+          )
+          .then(async (code) => {
+            await runExitHooks();
+            process.exit(code);
+          });
       };
       process.on('SIGINT', () => shutdown('SIGINT'));
       process.on('SIGTERM', () => shutdown('SIGTERM'));

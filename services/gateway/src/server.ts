@@ -12,6 +12,7 @@ import { createAuthenticator } from './authenticate.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerObservability } from './observability.ts';
 import { registerOperationRoutes } from './routes.ts';
 
 export interface Gateway extends Stoppable {
@@ -51,6 +52,7 @@ async function createGateway(
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  await registerObservability(app);
 
   await app.register(helmet, { contentSecurityPolicy: false });
   await app.register(rateLimit, {

@@ -1,0 +1,99 @@
+import { counter, gauge, histogram } from '@coin/telemetry';
+
+type Backlog = () => Promise<{ pending: number; oldestSeconds: number }>;
+
+const outboxes = new Map<string, Backlog>();
+const consumers = new Map<string, () => Promise<number>>();
+
+/** Asks every live source at scrape time; a source that cannot answer (database down) is left out. */
+async function collectEach<V>(
+  sources: Map<string, () => Promise<V>>,
+  set: (key: string, value: V) => void,
+  clear: (key: string) => void,
+): Promise<void> {
+  await Promise.all(
+    [...sources].map(async ([key, read]) => {
+      try {
+        set(key, await read());
+      } catch {
+        clear(key);
+      }
+    }),
+  );
+}
+
+const outboxBacklog = gauge({
+  name: 'coin_outbox_backlog_events',
+  help: 'Outbox rows not yet acknowledged by JetStream, by service',
+  labelNames: ['service'] as const,
+  async collect() {
+    await collectEach(
+      outboxes,
+      (service, b) => this.set({ service }, b.pending),
+      (service) => this.remove({ service }),
+    );
+  },
+});
+
+const outboxAge = gauge({
+  name: 'coin_outbox_oldest_age_seconds',
+  help: 'Age of the oldest unpublished outbox row (0 when empty), by service',
+  labelNames: ['service'] as const,
+  async collect() {
+    await collectEach(
+      outboxes,
+      (service, b) => this.set({ service }, b.oldestSeconds),
+      (service) => this.remove({ service }),
+    );
+  },
+});
+
+export const outboxPublished = counter({
+  name: 'coin_outbox_published_total',
+  help: 'Events published from the outbox and acknowledged by JetStream, by service',
+  labelNames: ['service'] as const,
+});
+
+/** Reports a relay's backlog at every scrape until the returned function is called. */
+export function watchOutbox(service: string, backlog: Backlog): () => void {
+  outboxes.set(service, backlog);
+  return () => {
+    outboxes.delete(service);
+    outboxBacklog.remove({ service });
+    outboxAge.remove({ service });
+  };
+}
+
+const consumerPending = gauge({
+  name: 'coin_consumer_pending_events',
+  help: 'Events of a durable JetStream consumer not yet delivered or not yet acknowledged, by durable',
+  labelNames: ['durable'] as const,
+  async collect() {
+    await collectEach(
+      consumers,
+      (durable, pending) => this.set({ durable }, pending),
+      (durable) => this.remove({ durable }),
+    );
+  },
+});
+
+export const consumerOutcomes = counter({
+  name: 'coin_consumer_events_total',
+  help: 'Events handled by a consumer, by durable and outcome (ack, retry, parked)',
+  labelNames: ['durable', 'outcome'] as const,
+});
+
+export const consumerDuration = histogram({
+  name: 'coin_consumer_handle_duration_seconds',
+  help: 'Time a consumer took to handle one event, by durable',
+  labelNames: ['durable'] as const,
+});
+
+/** Reports a consumer's pending count at every scrape until the returned function is called. */
+export function watchConsumer(durable: string, pending: () => Promise<number>): () => void {
+  consumers.set(durable, pending);
+  return () => {
+    consumers.delete(durable);
+    consumerPending.remove({ durable });
+  };
+}

@@ -1,0 +1,98 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Counter,
+  type CounterConfiguration,
+  collectDefaultMetrics,
+  Gauge,
+  type GaugeConfiguration,
+  Histogram,
+  type HistogramConfiguration,
+  register,
+} from 'prom-client';
+import type { Logger } from './logger.ts';
+
+/** The process's one registry: every metric below is registered in it, and `/metrics` serves it. */
+export const metricsRegistry = register;
+
+/** Seconds; from a cache hit to a slow transaction, and past the default 5 s request timeout. */
+export const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+let defaultsCollected = false;
+
+/** Node's own metrics (event loop lag, heap, GC, CPU), collected once per process. */
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register });
+}
+
+/*
+ * Metrics are created where they are used, at module load or at start. Several services can run in
+ * one process (the tests do), so creating a metric that exists returns the existing one instead of
+ * failing; its name, help and labels are the same by construction.
+ */
+export function counter<L extends string>(config: CounterConfiguration<L>): Counter<L> {
+  return (register.getSingleMetric(config.name) as Counter<L> | undefined) ?? new Counter(config);
+}
+
+export function gauge<L extends string>(config: GaugeConfiguration<L>): Gauge<L> {
+  return (register.getSingleMetric(config.name) as Gauge<L> | undefined) ?? new Gauge(config);
+}
+
+export function histogram<L extends string>(config: HistogramConfiguration<L>): Histogram<L> {
+  return (
+    (register.getSingleMetric(config.name) as Histogram<L> | undefined) ??
+    new Histogram({ buckets: LATENCY_BUCKETS, ...config })
+  );
+}
+
+/** Prometheus text of every metric of this process. */
+export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: register.contentType, body: await register.metrics() };
+}
+
+export interface MetricsServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A small HTTP server answering `GET /metrics` (Prometheus text) and nothing else, for a process
+ * whose API is not HTTP. Port 0 picks a free port (tests).
+ */
+export async function startMetricsServer(opts: {
+  port: number;
+  host?: string;
+  log: Logger;
+}): Promise<MetricsServer> {
+  collectProcessMetrics();
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    renderMetrics().then(
+      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+      (err) => {
+        opts.log.error({ err }, 'metrics could not be collected');
+        res.writeHead(500).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}/metrics`;
+  opts.log.info({ url }, 'metrics listening');
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,44 @@
+import { collectProcessMetrics, histogram, renderMetrics } from '@coin/telemetry';
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import type { FastifyInstance } from 'fastify';
+
+const requestDuration = histogram({
+  name: 'coin_http_request_duration_seconds',
+  help: 'Time the gateway took to answer an HTTP request, by method, route pattern and status code',
+  labelNames: ['method', 'route', 'status'] as const,
+});
+
+/** Probes and scrapes every few seconds would drown the traces that matter. */
+const UNTRACED = /^\/(health|ready|metrics)(\?|$)/;
+
+/**
+ * Traces (a SERVER span per request, continuing a caller's `traceparent`; nothing is recorded
+ * unless the OpenTelemetry SDK was started), the request latency histogram, and `GET /metrics`.
+ * Registered before the routes, which the tracing plugin wraps as they are added.
+ */
+export async function registerObservability(app: FastifyInstance): Promise<void> {
+  collectProcessMetrics();
+  const otel = new FastifyOtelInstrumentation({
+    // One span per request and one for its handler; a span per plugin hook is noise here.
+    instrumentHooks: false,
+    ignorePaths: ({ url }) => UNTRACED.test(url),
+  });
+  await app.register(otel.plugin());
+
+  app.addHook('onResponse', async (request, reply) => {
+    requestDuration.observe(
+      {
+        method: request.method,
+        // The route's pattern, not the path: ids in paths would make a series per id.
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const { contentType, body } = await renderMetrics();
+    return reply.type(contentType).send(body);
+  });
+}
