@@ -1,5 +1,6 @@
 import { startGateway } from '@coin/gateway';
 import { startIdentity } from '@coin/identity';
+import { startLeaderboard } from '@coin/leaderboard';
 import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { type Stack, type Starter, startStack } from '@coin/testing';
@@ -9,6 +10,7 @@ import { startWebhooks } from '@coin/webhooks';
 /** Every service that exists, by name: an end-to-end test picks the ones it needs. */
 export const starters: Record<string, Starter> = {
   identity: startIdentity,
+  leaderboard: startLeaderboard,
   onboarding: startOnboarding,
   rules: startRules,
   wallet: startWallet,

@@ -1,4 +1,115 @@
-import type { Operation } from './operation.ts';
+import { z } from 'zod';
+import {
+  DEFAULT_PAGE_SIZE,
+  guid,
+  isoTimestamp,
+  MAX_PAGE_SIZE,
+  pageQuery,
+  paginationBlock,
+} from './common.ts';
+import { defineOperation, type Operation } from './operation.ts';
+
+/** The earliest year a board can be asked for; a period before any coins exist is simply empty. */
+const MIN_YEAR = 2000;
+const MAX_YEAR = 9999;
+
+export const coinLeaderboardQuery = z.object({
+  ...pageQuery,
+  /** Calendar month (1–12, UTC) and year of the board; both default to the current UTC month. */
+  month: z.coerce.number().int().min(1).max(12).optional(),
+  year: z.coerce.number().int().min(MIN_YEAR).max(MAX_YEAR).optional(),
+  type: z.enum(['earner']).default('earner'),
+  /** The user whose position is returned in `userPosition`. */
+  userId: guid.optional(),
+});
+
+const coinPosition = z.object({ userId: guid, amount: z.string(), position: z.number().int() });
+
+export const coinLeaderboardResponse = z.object({
+  /** The `userId` of the query: its coins and 1-based rank; null without a userId or with no coins. */
+  userPosition: coinPosition.nullable(),
+  data: z.array(z.object({ userId: guid, coins: z.string() })),
+  ...paginationBlock,
+  /** The specification shows the coin leaderboard's count as text. */
+  count: z.string(),
+});
+
+/** Coins credited to each user in a calendar month, ranked descending. */
+export const coinLeaderboard = defineOperation({
+  service: 'leaderboard',
+  name: 'coinLeaderboard',
+  http: {
+    method: 'GET',
+    path: '/api/v1/coins/partner/ep-leaderboard',
+    auth: 'partner',
+    message: 'leaderboard returned',
+    summary: 'Coins earned by each user in a calendar month, highest first',
+  },
+  schemas: { query: coinLeaderboardQuery, response: coinLeaderboardResponse },
+});
+
+export const pointsLeaderboardQuery = z.object({
+  page: pageQuery.page,
+  take: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  /** Must be the caller's own partner id when given. */
+  partnerId: guid.optional(),
+  userId: guid.optional(),
+});
+
+/** The specification's stored user, as shown in leaderboard output. */
+export const leaderboardUserSchema = z.object({
+  id: guid,
+  userId: guid,
+  userData: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+
+export const pointsEntrySchema = z.object({
+  id: guid,
+  points: z.number(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+  /** Null only while the user's details cannot be had from onboarding (see the README). */
+  user: leaderboardUserSchema.nullable(),
+});
+
+export const pointsLeaderboardResponse = z.object({
+  userPosition: z.object({ userId: guid, amount: z.number(), position: z.number().int() }).nullable(),
+  data: z.array(pointsEntrySchema),
+  ...paginationBlock,
+});
+
+/** All-time points per user of the calling partner, ranked descending. */
+export const pointsLeaderboard = defineOperation({
+  service: 'leaderboard',
+  name: 'pointsLeaderboard',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/leaderboard/new',
+    auth: 'partner',
+    message: 'leaderboard returned',
+    summary: 'All-time points of each user, highest first',
+  },
+  schemas: { query: pointsLeaderboardQuery, response: pointsLeaderboardResponse },
+});
+
+/**
+ * A liveness probe for partners: answered by the leaderboard service itself, through the same
+ * gateway and bus path as the boards, without touching Redis or Postgres.
+ */
+export const ping = defineOperation({
+  service: 'leaderboard',
+  name: 'ping',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/leaderboard/ping',
+    auth: 'partner',
+    message: 'pong',
+    summary: 'Liveness probe of the leaderboard service',
+  },
+  schemas: { response: z.object({ service: z.literal('leaderboard'), time: isoTimestamp }) },
+});
 
 /** The leaderboard service's operations (HTTP routes and internal NATS subjects). */
-export const leaderboardOperations: readonly Operation[] = [];
+export const leaderboardOperations: readonly Operation[] = [coinLeaderboard, pointsLeaderboard, ping];

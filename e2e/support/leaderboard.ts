@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { connectBus, type NatsConnection } from '@coin/bus';
+import { EVENT_SUBJECTS } from '@coin/contracts';
+import { qualifiedSubject } from '@coin/events';
+import type { ApiClient } from '@coin/testing';
+import { jetstream } from '@nats-io/jetstream';
+import { Redis } from 'ioredis';
+
+/** Publishes well-formed events onto the stack's JetStream stream, as wallet, rules and onboarding do. */
+export class EventPublisher {
+  private readonly nc: NatsConnection;
+
+  private constructor(nc: NatsConnection) {
+    this.nc = nc;
+  }
+
+  static async connect(natsUrl: string): Promise<EventPublisher> {
+    return new EventPublisher(await connectBus(natsUrl, 'test-publisher'));
+  }
+
+  async publish(subject: string, payload: { eventId: string } & Record<string, unknown>): Promise<void> {
+    await jetstream(this.nc).publish(qualifiedSubject(subject), JSON.stringify(payload), {
+      msgID: `${payload.eventId}-${randomUUID()}`,
+    });
+  }
+
+  async credit(
+    partnerId: string,
+    userId: string,
+    coins: string,
+    createdAt: string,
+    debitOrCredit: 'CR' | 'DE' = 'CR',
+  ) {
+    const event = {
+      eventId: randomUUID(),
+      partnerId,
+      ledgerEntryId: randomUUID(),
+      userId,
+      transactionType: debitOrCredit === 'CR' ? 'partner_user_transfer' : 'user_partner_transfer',
+      debitOrCredit,
+      coins,
+      createdAt,
+    };
+    await this.publish(EVENT_SUBJECTS.transferCompleted, event);
+    return event;
+  }
+
+  async reward(partnerId: string, userId: string, points: number, rewardedAt: string) {
+    const event = {
+      eventId: randomUUID(),
+      partnerId,
+      ruleId: randomUUID(),
+      ruleName: 'daily-login',
+      userId,
+      coins: points.toFixed(2),
+      points,
+      ledgerEntryId: randomUUID(),
+      rewardedAt,
+    };
+    await this.publish(EVENT_SUBJECTS.ruleRewarded, event);
+    return event;
+  }
+
+  async onboarded(partnerId: string, userIds: readonly string[]) {
+    const at = new Date().toISOString();
+    const users = userIds.map((userId, i) => ({
+      id: randomUUID(),
+      userId,
+      userData: { nickname: `player-${i}` },
+      tierId: null,
+      createdAt: at,
+      updatedAt: at,
+    }));
+    await this.publish(EVENT_SUBJECTS.usersOnboarded, {
+      eventId: randomUUID(),
+      partnerId,
+      requestId: randomUUID(),
+      users,
+    });
+    return users;
+  }
+
+  async close(): Promise<void> {
+    await this.nc.drain();
+  }
+}
+
+/** Polls until `check` passes (it throws while not yet), or fails with the last reason. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/** Every entry of a partner's coin board for a month, through the gateway. */
+export async function wholeCoinBoard(
+  api: ApiClient,
+  token: string,
+  year: number,
+  month: number,
+): Promise<{ userId: string; coins: string }[]> {
+  const out: { userId: string; coins: string }[] = [];
+  for (let page = 1; ; page++) {
+    const res = await api.get('/api/v1/coins/partner/ep-leaderboard', {
+      token,
+      query: { type: 'earner', year, month, page, limit: 100 },
+    });
+    if (res.status !== 200) throw new Error(`coin board: ${res.status} ${res.text}`);
+    out.push(...res.body.data.data);
+    if (res.body.data.nextpage === null) return out;
+  }
+}
+
+/** Every entry of a partner's points board, through the gateway. */
+export async function wholePointsBoard(api: ApiClient, token: string): Promise<any[]> {
+  const out: any[] = [];
+  for (let page = 1; ; page++) {
+    const res = await api.get('/api/v1/laas/leaderboard/new', { token, query: { page, take: 100 } });
+    if (res.status !== 200) throw new Error(`points board: ${res.status} ${res.text}`);
+    out.push(...res.body.data.data);
+    if (res.body.data.nextpage === null) return out;
+  }
+}
+
+/**
+ * Simulates losing Redis for one partner: deletes every leaderboard key of that partner (tests
+ * share one Redis, so never FLUSHALL; the service handles FLUSHALL the same way, key by key).
+ */
+export async function forgetPartnerIndex(redisUrl: string, partnerId: string): Promise<number> {
+  const redis = new Redis(redisUrl);
+  try {
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `lb:v1:{${partnerId}}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (found.length) deleted += await redis.del(...found);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Sums decimal texts exactly, in cents. */
+export function sumCoins(amounts: readonly string[]): string {
+  let cents = 0n;
+  for (const a of amounts) {
+    const [whole, fraction = ''] = a.split('.');
+    cents += BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+  }
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+}

@@ -1,0 +1,1 @@
+export { startLeaderboard } from './service.ts';

@@ -1,0 +1,30 @@
+import type { EntityManager } from '@coin/db';
+import type { IndexedPage } from '../board-index.ts';
+import type { BoardRef } from '../boards.ts';
+import type { LeaderboardDeps } from '../deps.ts';
+import { countStandings, positionOf, standingsPage } from '../standings.ts';
+
+/**
+ * A page of a board from the Redis index, or from Postgres while the index is not ready (being
+ * rebuilt, or Redis unreachable): the ranks are the same either way, never from a partial index.
+ */
+export async function readBoard(
+  deps: LeaderboardDeps,
+  em: EntityManager,
+  ref: BoardRef,
+  page: { offset: number; limit: number; userId?: string },
+): Promise<IndexedPage> {
+  try {
+    const indexed = await deps.index.read(ref, page.offset, page.limit, page.userId);
+    if (indexed) return indexed;
+  } catch (err) {
+    deps.log.warn({ err }, 'leaderboard index unreachable; reading Postgres');
+  }
+  const [count, rows, user] = await Promise.all([
+    countStandings(em, ref),
+    standingsPage(em, ref, page.offset, page.limit),
+    page.userId ? positionOf(em, ref, page.userId) : null,
+  ]);
+  if (count > 0) void deps.index.requestRebuild(ref);
+  return { count, entries: rows.map((r) => ({ userId: r.userId, amount: r.amount })), user };
+}

@@ -1,0 +1,144 @@
+import type { EntityManager } from '@coin/db';
+import type { BoardRef } from './boards.ts';
+
+/** A user's amount on a board and when it reached that amount (epoch ms). */
+export interface Standing {
+  userId: string;
+  amount: string;
+  reachedMs: number;
+}
+
+interface StandingRow {
+  user_id: string;
+  amount: string;
+  reached_ms: string;
+}
+
+function toStanding(row: StandingRow): Standing {
+  return { userId: row.user_id, amount: row.amount, reachedMs: Number(row.reached_ms) };
+}
+
+const STANDING_COLUMNS =
+  'user_id, amount::text AS amount, (extract(epoch FROM reached_at) * 1000)::bigint::text AS reached_ms';
+
+/** The ranking order; the Redis index (ranking.ts) orders the same way. */
+// Qualified: an output column named `amount` (text) would otherwise be what ORDER BY sorts.
+const RANK_ORDER = 's.amount DESC, s.reached_at ASC, s.user_id ASC';
+
+/**
+ * Adds `amount` to a user's standing on a board, inside the caller's transaction. The reach time
+ * moves only when the amount grows: it is when the user reached the current amount.
+ */
+export async function addToStanding(
+  tx: EntityManager,
+  ref: BoardRef,
+  change: { userId: string; amount: string; at: string },
+): Promise<Standing> {
+  const [row] = await tx.execute<StandingRow[]>(
+    `INSERT INTO standings AS s (partner_id, board, user_id, amount, reached_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?::numeric, date_trunc('milliseconds', ?::timestamptz), ?::timestamptz, ?::timestamptz)
+     ON CONFLICT (partner_id, board, user_id) DO UPDATE SET
+       amount = s.amount + EXCLUDED.amount,
+       reached_at = CASE WHEN EXCLUDED.amount > 0 THEN greatest(s.reached_at, EXCLUDED.reached_at)
+                         ELSE s.reached_at END,
+       created_at = least(s.created_at, EXCLUDED.created_at),
+       updated_at = greatest(s.updated_at, EXCLUDED.updated_at)
+     RETURNING ${STANDING_COLUMNS}`,
+    [ref.partnerId, ref.board, change.userId, change.amount, change.at, change.at, change.at],
+  );
+  return toStanding(row);
+}
+
+export async function findStanding(
+  em: EntityManager,
+  ref: BoardRef,
+  userId: string,
+): Promise<Standing | null> {
+  const [row] = await em.execute<StandingRow[]>(
+    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = ? AND board = ? AND user_id = ?`,
+    [ref.partnerId, ref.board, userId],
+  );
+  return row ? toStanding(row) : null;
+}
+
+export async function countStandings(em: EntityManager, ref: BoardRef): Promise<number> {
+  const [row] = await em.execute<{ n: number }[]>(
+    'SELECT count(*)::int AS n FROM standings WHERE partner_id = ? AND board = ?',
+    [ref.partnerId, ref.board],
+  );
+  return row.n;
+}
+
+export async function standingsPage(
+  em: EntityManager,
+  ref: BoardRef,
+  offset: number,
+  limit: number,
+): Promise<Standing[]> {
+  const rows = await em.execute<StandingRow[]>(
+    `SELECT ${STANDING_COLUMNS} FROM standings s WHERE partner_id = ? AND board = ?
+      ORDER BY ${RANK_ORDER} LIMIT ? OFFSET ?`,
+    [ref.partnerId, ref.board, limit, offset],
+  );
+  return rows.map(toStanding);
+}
+
+/** The user's 1-based rank and amount, or null when the user has nothing on this board. */
+export async function positionOf(
+  em: EntityManager,
+  ref: BoardRef,
+  userId: string,
+): Promise<{ amount: string; position: number } | null> {
+  const [row] = await em.execute<{ amount: string; position: number }[]>(
+    `SELECT t.amount::text AS amount,
+            (SELECT count(*) FROM standings o
+              WHERE o.partner_id = t.partner_id AND o.board = t.board
+                AND (o.amount > t.amount
+                  OR (o.amount = t.amount AND (o.reached_at < t.reached_at
+                    OR (o.reached_at = t.reached_at AND o.user_id < t.user_id)))))::int + 1 AS position
+       FROM standings t WHERE t.partner_id = ? AND t.board = ? AND t.user_id = ?`,
+    [ref.partnerId, ref.board, userId],
+  );
+  return row ?? null;
+}
+
+/** Every standing of a board, read in one statement so that it is one consistent snapshot. */
+export async function allStandings(em: EntityManager, ref: BoardRef): Promise<Standing[]> {
+  const rows = await em.execute<StandingRow[]>(
+    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = ? AND board = ?`,
+    [ref.partnerId, ref.board],
+  );
+  return rows.map(toStanding);
+}
+
+/** Every board that has at least one standing. */
+export async function listBoards(em: EntityManager): Promise<BoardRef[]> {
+  const rows = await em.execute<{ partner_id: string; board: string }[]>(
+    'SELECT DISTINCT partner_id, board FROM standings',
+  );
+  return rows.map((r) => ({ partnerId: r.partner_id, board: r.board }));
+}
+
+/** The points entries' own fields (id and timestamps) of these users, by userId. */
+export async function pointsEntries(
+  em: EntityManager,
+  ref: BoardRef,
+  userIds: readonly string[],
+): Promise<Map<string, { id: string; createdAt: string; updatedAt: string }>> {
+  if (userIds.length === 0) return new Map();
+  // MikroORM spreads an array parameter into a list: `IN (?)`.
+  const rows = await em.execute<{ user_id: string; id: string; created_at: Date; updated_at: Date }[]>(
+    'SELECT user_id, id, created_at, updated_at FROM standings WHERE partner_id = ? AND board = ? AND user_id IN (?)',
+    [ref.partnerId, ref.board, [...userIds]],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.user_id,
+      {
+        id: r.id,
+        createdAt: new Date(r.created_at).toISOString(),
+        updatedAt: new Date(r.updated_at).toISOString(),
+      },
+    ]),
+  );
+}
