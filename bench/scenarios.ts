@@ -1,3 +1,5 @@
+import { transfersScenario } from './transfers.ts';
+
 export interface Scenario {
   name: string;
   description: string;
@@ -5,4 +7,4 @@ export interface Scenario {
 }
 
 /** Each issue's benchmark adds its scenario here. */
-export const scenarios: Scenario[] = [];
+export const scenarios: Scenario[] = [transfersScenario];

@@ -1,0 +1,279 @@
+/**
+ * `make bench` scenario `transfers`: partner → user transfers through the gateway from 64
+ * concurrent clients, beside pgbench's tpcb-like run on the same Postgres in the same command.
+ * The wallet and the gateway run as child processes (as deployed: each its own event loop), the
+ * load generator, identity and onboarding in this process. The wallet is measured twice: as a
+ * naive ledger would run (one transaction per transfer, one partner row) and as configured by
+ * default (partner account in 8 shards, concurrent transfers batched into one transaction).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { databaseUrlFor } from '@coin/config';
+import { dropDatabase, ensureDatabase } from '@coin/db';
+import { startIdentity } from '@coin/identity';
+import { startOnboarding } from '@coin/onboarding';
+import { apiClient, isolatedDatabases, spawnService, startStack } from '@coin/testing';
+import { verifyLedger } from '@coin/wallet';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { startPrivateNats } from '../e2e/support/private-nats.ts';
+import type { Scenario } from './scenarios.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CLIENTS = 64;
+const USERS = 1000;
+const WARM_UP_SECONDS = 3;
+
+const CONFIGS = [
+  {
+    label: 'naive: 1 partner row, 1 transaction per transfer',
+    env: {
+      WALLET_PARTNER_SHARDS: '1',
+      WALLET_BATCH_MAX: '1',
+      WALLET_BATCH_CONCURRENCY: '16',
+      WALLET_DB_POOL: '20',
+    },
+  },
+  { label: 'default: 8 partner shards, batched transactions', env: {} },
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU seconds (user + system) of processes, from /proc. */
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / 100;
+}
+
+function pidsNamed(name: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** pgbench tpcb-like, scale 10, 16 clients, in a database of its own, dropped after. */
+async function runPgbench(seconds: number): Promise<number> {
+  const url = new URL(databaseUrlFor('bench', process.env));
+  url.pathname = `/coin_bench_pgbench_${randomUUID().slice(0, 8)}`;
+  await ensureDatabase(url.toString());
+  try {
+    execFileSync('pgbench', ['-i', '-s', '10', '-q', '-d', url.toString()], { stdio: 'ignore' });
+    const out = execFileSync(
+      'pgbench',
+      ['-c', '16', '-j', '2', '-T', String(seconds), '-d', url.toString()],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    const tps = /tps = ([\d.]+)/.exec(out);
+    if (!tps) throw new Error(`pgbench printed no tps:\n${out}`);
+    return Number(tps[1]);
+  } finally {
+    await dropDatabase(url.toString());
+  }
+}
+
+interface LoadResult {
+  transfers: number;
+  errors: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+/** `CLIENTS` concurrent clients sending keyed partner → user transfers for `seconds`. */
+async function load(url: string, token: string, users: string[], seconds: number): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: CLIENTS });
+  const latencies: number[] = [];
+  let errors = 0;
+  const began = performance.now();
+  const until = began + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        try {
+          const res = await pool.request({
+            method: 'POST',
+            path: '/api/v1/laas/coins/transfer-to-user-wallet',
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/json',
+              'idempotency-key': randomUUID(),
+            },
+            body: JSON.stringify({ userId: users[Math.floor(Math.random() * users.length)], coins: 1.5 }),
+          });
+          await res.body.text();
+          if (res.statusCode === 200) latencies.push(performance.now() - t0);
+          else errors += 1;
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - began) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { transfers: latencies.length, errors, seconds: elapsed, p50: at(0.5), p99: at(0.99) };
+}
+
+async function startGatewayProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['services/gateway/src/main.ts'], {
+    env: { ...env, PORT: String(port), READY_SERVICES: 'identity,onboarding,wallet' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, child };
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('gateway did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function onboard(url: string, token: string): Promise<string[]> {
+  const api = apiClient(url);
+  const users = Array.from({ length: USERS }, (_, i) => ({
+    userId: randomUUID(),
+    userData: { fullname: `User ${i}`, email: `user${i}@bench.example` },
+  }));
+  const res = await api.post('/api/v1/laas/onboard-users', { users }, { token });
+  if (res.status !== 200) throw new Error(`onboard-users answered ${res.status}`);
+  for (const { userId } of users) {
+    while ((await api.get(`/api/v1/laas/users/${userId}`, { token })).status !== 200)
+      await new Promise((r) => setTimeout(r, 50));
+  }
+  return users.map((u) => u.userId);
+}
+
+async function run(): Promise<void> {
+  const pgbenchTps = await runPgbench(SECONDS);
+  const nats = await startPrivateNats();
+  const stack = await startStack({
+    services: { identity: startIdentity, onboarding: startOnboarding },
+    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000', ...(nats ? { NATS_URL: nats.url } : {}) },
+  });
+  const walletDb = isolatedDatabases(['wallet']);
+  const env = { ...stack.env, ...walletDb.env };
+  let wallet = await spawnService('wallet', env);
+  const gateway = await startGatewayProcess(env);
+  try {
+    const api = apiClient(gateway.url);
+    const email = `bench-${randomUUID()}@example.com`;
+    const password = 'correct horse battery staple';
+    await api.post('/api/v1/ufel/partners', {
+      applicationName: 'Bench',
+      redirectUrl: 'https://bench.example/r',
+      webRedirectUrl: 'https://bench.example/w',
+      mobileRedirectUrl: 'bench://cb',
+      email,
+      partnerName: 'Bench',
+      password,
+      confirmPassword: password,
+      userDetailsUrl: 'https://bench.example/users',
+    });
+    const login = await api.post('/api/v1/ufel/partners/login', { email, password });
+    const token = login.body.data.tokens.accessToken as string;
+    const users = await onboard(gateway.url, token);
+
+    const rows: { label: string; r: LoadResult; cpu: Record<string, number> }[] = [];
+    for (const config of CONFIGS) {
+      await wallet.stop();
+      wallet = await spawnService('wallet', { ...env, ...config.env });
+      await load(gateway.url, token, users, WARM_UP_SECONDS);
+      const processes = {
+        wallet: [wallet.child.pid!],
+        gateway: [gateway.child.pid!],
+        postgres: pidsNamed('postgres'),
+        nats: pidsNamed('nats-server'),
+      };
+      const before = Object.fromEntries(Object.entries(processes).map(([k, p]) => [k, cpuSeconds(p)]));
+      const selfBefore = process.cpuUsage();
+      const r = await load(gateway.url, token, users, SECONDS);
+      const self = process.cpuUsage(selfBefore);
+      const cpu: Record<string, number> = {};
+      for (const [k, p] of Object.entries(processes)) cpu[k] = (cpuSeconds(p) - before[k]) / r.seconds;
+      cpu['load generator + identity + onboarding'] = (self.user + self.system) / 1e6 / r.seconds;
+      rows.push({ label: config.label, r, cpu });
+    }
+
+    const client = new pg.Client({ connectionString: walletDb.env.WALLET_DATABASE_URL });
+    await client.connect();
+    const report = await verifyLedger(client);
+    const [{ pending }] = (
+      await client.query('SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL')
+    ).rows;
+    await client.end();
+
+    console.log(
+      `machine: ${(await import('node:os')).cpus().length} cores shared by the load generator, gateway,`,
+    );
+    console.log('         wallet, identity, onboarding, NATS and Postgres (synchronous_commit on)');
+    console.log(`pgbench tpcb-like, scale 10, 16 clients, ${SECONDS} s:   ${pgbenchTps.toFixed(0)} tps`);
+    for (const { label, r, cpu } of rows) {
+      const tps = r.transfers / r.seconds;
+      console.log(`\ntransfers, ${CLIENTS} clients, ${SECONDS} s, ${label}`);
+      console.log(
+        `  ${tps.toFixed(0)} transfers/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   errors ${r.errors}`,
+      );
+      console.log(
+        `  ratio to pgbench: ${(tps / pgbenchTps).toFixed(2)} (target ≥ 1.0, p99 < 50 ms, 0 errors)`,
+      );
+      console.log(
+        `  CPU (cores busy): ${Object.entries(cpu)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ')}`,
+      );
+    }
+    console.log(
+      `\nledger after the runs: ${report.entries} entries, ${report.violations.length} violations, ` +
+        `${pending} outbox rows unpublished`,
+    );
+  } finally {
+    await wallet.stop();
+    gateway.child.kill('SIGTERM');
+    await stack.stop();
+    await walletDb.drop();
+    await nats?.stop();
+  }
+}
+
+export const transfersScenario: Scenario = {
+  name: 'transfers',
+  description: `partner → user transfers through the gateway, ${CLIENTS} clients, beside pgbench tpcb-like`,
+  run,
+};
