@@ -5,7 +5,7 @@ const ms = (fallback: number) => z.coerce.number().int().min(1).default(fallback
 
 const schema = baseConfigSchema.extend({
   /** How long a reward waits for the wallet (and onboarding) before leaving the payment pending. */
-  RULES_CALL_TIMEOUT_MS: ms(3000),
+  RULES_CALL_TIMEOUT_MS: ms(2000),
   /** How often the retrier looks for pending rewards that are due. */
   REWARD_RETRY_POLL_MS: ms(1000),
   /** First retry delay of a pending reward; doubled at every attempt up to REWARD_RETRY_MAX_MS. */
