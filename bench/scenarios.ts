@@ -1,3 +1,5 @@
+import { leaderboardScenario } from './leaderboard.ts';
+import { onboardingScenario } from './onboarding.ts';
 import { transfersScenario } from './transfers.ts';
 
 export interface Scenario {
@@ -7,4 +9,4 @@ export interface Scenario {
 }
 
 /** Each issue's benchmark adds its scenario here. */
-export const scenarios: Scenario[] = [transfersScenario];
+export const scenarios: Scenario[] = [onboardingScenario, transfersScenario, leaderboardScenario];

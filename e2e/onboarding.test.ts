@@ -101,6 +101,17 @@ describe('onboard-users', () => {
     const anonymous = await stack.api.post('/api/v1/laas/onboard-users', { users: [] });
     expect(anonymous.status).toBe(401);
   });
+  it("takes a call larger than NATS's 1 MB max payload (20,000 users, about 1.6 MB)", async () => {
+    const users = Array.from({ length: 20_000 }, (_, i) => ({
+      userId: randomUUID(),
+      userData: { name: `User ${i}` },
+    }));
+    expect(JSON.stringify({ users }).length).toBeGreaterThan(1024 * 1024);
+    const res = await onboard(partner, users);
+    expect(res.status).toBe(200);
+    const last = await waitForUser(partner, users[users.length - 1].userId);
+    expect(last.body.data.userData).toEqual({ name: 'User 19999' });
+  });
 });
 
 describe('getUser (internal, over NATS)', () => {

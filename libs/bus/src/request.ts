@@ -3,6 +3,7 @@ import { AppError } from '@coin/errors';
 import { injectTraceContext, tracer } from '@coin/telemetry';
 import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { needsOffload, offload, PAYLOAD_REF_HEADER } from './large-payload.ts';
 import { requestDuration, requestFailures } from './metrics.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, replyError } from './wire.ts';
 
@@ -59,9 +60,14 @@ export async function callOperation<O extends Operation>(
         const h = headers();
         if (options.requestId) h.set(REQUEST_ID_HEADER, options.requestId);
         injectTraceContext(h);
+        let payload = encodeJson(request);
+        if (needsOffload(nc, payload)) {
+          h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
+          payload = new Uint8Array(0);
+        }
         let reply: Awaited<ReturnType<NatsConnection['request']>>;
         try {
-          reply = await nc.request(op.subject, encodeJson(request), {
+          reply = await nc.request(op.subject, payload, {
             timeout: options.timeoutMs,
             headers: h,
           });

@@ -4,6 +4,7 @@ import { extractTraceContext, type Logger, startMetricsServer, tracer } from '@c
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
+import { PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
 
@@ -36,8 +37,9 @@ export interface ServeOptions {
   /** Wraps each handler run, e.g. in a MikroORM RequestContext. */
   around?: <T>(fn: () => Promise<T>) => Promise<T>;
   /**
-   * Serves this process's Prometheus metrics on `GET :<port>/metrics` until `stop` (pass the
-   * config's `METRICS_PORT`; undefined serves none, 0 picks a free port).
+   * Serves this process's Prometheus metrics on `GET :<port>/metrics`, and `/health` and `/ready`
+   * for probes, until `stop` (pass the config's `METRICS_PORT`; undefined serves none, 0 picks a
+   * free port).
    */
   metricsPort?: number;
 }
@@ -113,7 +115,9 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
           let payload: Uint8Array;
           let status = 200;
           try {
-            const request = validate(bound.op, decodeJson(msg.data));
+            const ref = msg.headers?.get(PAYLOAD_REF_HEADER);
+            const data = ref ? await takeOffloaded(nc, ref) : msg.data;
+            const request = validate(bound.op, decodeJson(data));
             const result = await around(() => bound.run(request, { requestId, log }));
             payload = encodeJson(result);
           } catch (err) {
@@ -223,7 +227,12 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
   const metricsServer =
     opts.metricsPort === undefined
       ? undefined
-      : startMetricsServer({ port: opts.metricsPort, log: opts.log }).catch((err) => {
+      : startMetricsServer({
+          port: opts.metricsPort,
+          log: opts.log,
+          // Ready while the NATS connection is usable; a reconnect in progress keeps it so.
+          ready: () => !nc.isClosed() && !nc.isDraining(),
+        }).catch((err) => {
           opts.log.error({ err, port: opts.metricsPort }, 'metrics server could not start');
           return undefined;
         });

@@ -42,7 +42,8 @@ export function startDispatcher(deps: {
 }): Dispatcher {
   const { orm, log, config } = deps;
   const schedule = config.WEBHOOK_RETRY_SCHEDULE_MS;
-  const leaseMs = config.WEBHOOK_TIMEOUT_MS + 5_000;
+  // Twice the attempt's timeout: an attempt still running when its lease ends is one whose process died.
+  const leaseMs = config.WEBHOOK_TIMEOUT_MS * 2;
   const http = createOutboundClient({
     mode: config.APP_MODE,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
