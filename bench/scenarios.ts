@@ -1,5 +1,6 @@
 import { leaderboardScenario } from './leaderboard.ts';
 import { onboardingScenario } from './onboarding.ts';
+import { rewardsScenario } from './rewards.ts';
 import { transfersScenario } from './transfers.ts';
 
 export interface Scenario {
@@ -9,4 +10,9 @@ export interface Scenario {
 }
 
 /** Each issue's benchmark adds its scenario here. */
-export const scenarios: Scenario[] = [onboardingScenario, transfersScenario, leaderboardScenario];
+export const scenarios: Scenario[] = [
+  onboardingScenario,
+  transfersScenario,
+  leaderboardScenario,
+  rewardsScenario,
+];
