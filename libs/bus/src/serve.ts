@@ -6,6 +6,7 @@ import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
+import { busSubject, microName } from './namespace.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
 
 export interface HandlerContext {
@@ -163,7 +164,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
   for (const bound of opts.handlers) {
     const endpoint: EndpointStats = {
       name: bound.op.name,
-      subject: bound.op.subject,
+      subject: busSubject(bound.op.subject),
       queue_group: opts.service,
       num_requests: 0,
       num_errors: 0,
@@ -173,7 +174,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
     };
     stats.set(bound.op.name, endpoint);
     subs.push(
-      nc.subscribe(bound.op.subject, {
+      nc.subscribe(busSubject(bound.op.subject), {
         queue: opts.service,
         callback: (err, msg) => {
           if (err) {
@@ -211,8 +212,8 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
   for (const [verb, answer] of Object.entries(answers)) {
     for (const subject of [
       `$SRV.${verb}`,
-      `$SRV.${verb}.${opts.service}`,
-      `$SRV.${verb}.${opts.service}.${id}`,
+      `$SRV.${verb}.${microName(opts.service)}`,
+      `$SRV.${verb}.${microName(opts.service)}.${id}`,
     ]) {
       subs.push(
         nc.subscribe(subject, {

@@ -1,14 +1,8 @@
-/**
- * An optional namespace (`EVENTS_NAMESPACE`) gives a set of processes a stream, subjects and
- * durable consumers of their own on a shared NATS: each test stack gets one, so stacks running
- * side by side never consume each other's events, and two environments can share one server.
- * Unset, the names are the plain ones: stream EVENTS, subjects `events.>`.
- */
+import { natsNamespace } from '@coin/bus';
+
+/** Stream, event subjects and durable consumers under the bus namespace (`NATS_NAMESPACE`). */
 export function eventsNamespace(): string {
-  const ns = process.env.EVENTS_NAMESPACE ?? '';
-  if (!/^[A-Za-z0-9_]{0,32}$/.test(ns))
-    throw new Error('EVENTS_NAMESPACE must be at most 32 letters, digits or _');
-  return ns;
+  return natsNamespace();
 }
 
 export function streamName(): string {

@@ -18,7 +18,7 @@ import {
 } from '../src/index.ts';
 
 const log = createLogger('events-test', 'silent');
-process.env.EVENTS_NAMESPACE = `t${randomBytes(5).toString('hex')}`;
+process.env.NATS_NAMESPACE = `t${randomBytes(5).toString('hex')}`;
 const dbs = isolatedDatabases(['eventstest']);
 let orm: Database;
 let nc: NatsConnection;
@@ -92,7 +92,7 @@ describe('transactional outbox and consumers', () => {
       // A redelivery of the same event (a relay that crashed after the ack) has no second effect.
       const js = (await import('@nats-io/jetstream')).jetstream(nc);
       const dup = await js.publish(
-        `${process.env.EVENTS_NAMESPACE}.events.test.happened`,
+        `${process.env.NATS_NAMESPACE}.events.test.happened`,
         JSON.stringify({ eventId: committed, userId }),
         { msgID: committed },
       );

@@ -38,9 +38,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   await ensureServers();
   const names = Object.keys(opts.services);
   const dbs = isolatedDatabases(names);
-  // The stack's own JetStream stream and consumers: stacks running side by side (and earlier runs'
-  // events) never reach each other. libs/events reads it from the process environment.
-  process.env.EVENTS_NAMESPACE ??= `t${randomBytes(5).toString('hex')}`;
+  // The stack's own subjects, stream and consumers: stacks running side by side (and earlier runs'
+  // events) never reach each other. libs/bus and libs/events read it from the process environment.
+  process.env.NATS_NAMESPACE ??= `t${randomBytes(5).toString('hex')}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -89,6 +89,9 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/** The OpenTelemetry hook loads before the service; it does nothing unless OTLP export is configured. */
+const NODE_ARGS = ['--import', '@coin/telemetry/register'];
+
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
@@ -102,7 +105,7 @@ export async function spawnService(
 ): Promise<ServiceProcess> {
   const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-spawn');
   const before = new Set((await pingService(nc, name, 200)).map((i) => i.id));
-  const child = spawn(process.execPath, [`services/${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -16,6 +16,26 @@ interface Options {
 
 const JWKS_REFETCH_MS = 30_000;
 const API_KEY_CACHE_MAX = 10_000;
+const VERIFIED_TOKEN_CACHE_MAX = 10_000;
+const VERIFIED_TOKEN_CACHE_MS = 60_000;
+
+/** A bounded map whose entries carry their own deadline; the oldest entry goes first when full. */
+function expiringCache<V>(max: number) {
+  const entries = new Map<string, { value: V; until: number }>();
+  return {
+    get(key: string): V | undefined {
+      const hit = entries.get(key);
+      if (!hit) return undefined;
+      if (hit.until > Date.now()) return hit.value;
+      entries.delete(key);
+      return undefined;
+    },
+    set(key: string, value: V, until: number): void {
+      if (entries.size >= max) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, until });
+    },
+  };
+}
 
 /**
  * Access tokens are verified here, without a NATS hop, against identity's public keys (fetched
@@ -25,7 +45,10 @@ const API_KEY_CACHE_MAX = 10_000;
 export function createAuthenticator(opts: Options) {
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
-  const apiKeys = new Map<string, { partnerId: string; until: number }>();
+  const apiKeys = expiringCache<string>(API_KEY_CACHE_MAX);
+  // A token is immutable: once its signature checked out, the same string needs no second
+  // signature check until it expires (bounded, so a key rotation is picked up within a minute).
+  const verifiedTokens = expiringCache<string>(VERIFIED_TOKEN_CACHE_MAX);
 
   async function loadKeys(requestId: string): Promise<void> {
     const jwks = await callOperation(
@@ -39,6 +62,8 @@ export function createAuthenticator(opts: Options) {
   }
 
   async function verifyJwt(token: string, requestId: string): Promise<Caller> {
+    const known = verifiedTokens.get(token);
+    if (known) return { partnerId: known, via: 'access_token' };
     if (!keySet) await loadKeys(requestId);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -49,6 +74,11 @@ export function createAuthenticator(opts: Options) {
           requiredClaims: ['sub', 'exp'],
         });
         if (payload.typ !== 'access') throw AppError.unauthorized('token is not an access token');
+        verifiedTokens.set(
+          token,
+          payload.sub!,
+          Math.min(payload.exp! * 1000, Date.now() + VERIFIED_TOKEN_CACHE_MS),
+        );
         return { partnerId: payload.sub!, via: 'access_token' };
       } catch (err) {
         if (err instanceof AppError) throw err;
@@ -68,17 +98,14 @@ export function createAuthenticator(opts: Options) {
 
   async function verifyApiKey(key: string, requestId: string): Promise<Caller> {
     const cached = apiKeys.get(key);
-    if (cached && cached.until > Date.now()) return { partnerId: cached.partnerId, via: 'api_key' };
+    if (cached) return { partnerId: cached, via: 'api_key' };
     const { partnerId } = await callOperation(
       opts.nc,
       identity.verifyApiKey,
       { body: { key } },
       { timeoutMs: opts.timeoutMs, requestId },
     );
-    if (opts.apiKeyCacheMs > 0) {
-      if (apiKeys.size >= API_KEY_CACHE_MAX) apiKeys.delete(apiKeys.keys().next().value!);
-      apiKeys.set(key, { partnerId, until: Date.now() + opts.apiKeyCacheMs });
-    }
+    if (opts.apiKeyCacheMs > 0) apiKeys.set(key, partnerId, Date.now() + opts.apiKeyCacheMs);
     return { partnerId, via: 'api_key' };
   }
 
