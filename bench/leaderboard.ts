@@ -1,0 +1,203 @@
+/**
+ * `make bench` scenario `leaderboard`:
+ * (a) freshness: time from a transfer's 200 to the transfer showing on the coin board (the user's
+ *     userPosition amount), over 200 transfers made one after another;
+ * (b) reads: the coin board's page 1 (limit 10) of a 5,000-user month from 64 concurrent clients,
+ *     beside the leaderboard's ping (gateway → NATS → service → reply, no Redis, no Postgres) from
+ *     the same clients in the same command.
+ * The gateway and the leaderboard run as child processes (each its own event loop, as deployed);
+ * identity, onboarding, wallet and the load generator run in this process.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { startIdentity } from '@coin/identity';
+import { startOnboarding } from '@coin/onboarding';
+import { apiClient, isolatedDatabases, spawnService, startStack } from '@coin/testing';
+import { startWallet } from '@coin/wallet';
+import { Pool } from 'undici';
+import { EventPublisher } from '../e2e/support/leaderboard.ts';
+import { registerAndLogin } from '../e2e/support/partners.ts';
+import { startPrivateNats } from '../e2e/support/private-nats.ts';
+import { onboardUsers } from '../e2e/support/rewards.ts';
+import type { Scenario } from './scenarios.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CLIENTS = 64;
+const FRESHNESS_TRANSFERS = 200;
+const BOARD_USERS = 5000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startGatewayProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['services/gateway/src/main.ts'], {
+    env: { ...env, PORT: String(port), READY_SERVICES: 'identity,onboarding,wallet,leaderboard' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, child };
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('gateway did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+const cents = (text: string) => Math.round(Number(text) * 100);
+
+/** (a) Each transfer's 200, then the board polled until the user's amount includes it. */
+async function freshness(url: string, token: string, users: string[]): Promise<number[]> {
+  const api = apiClient(url);
+  const totals = new Map<string, number>();
+  const now = new Date();
+  const period = { type: 'earner', year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+  const lags: number[] = [];
+  for (let i = 0; i < FRESHNESS_TRANSFERS; i++) {
+    const userId = users[i % users.length];
+    const coins = 1 + (i % 17);
+    const res = await api.post('/api/v1/laas/coins/transfer-to-user-wallet', { userId, coins }, { token });
+    if (res.status !== 200) throw new Error(`transfer answered ${res.status}: ${res.text}`);
+    const answered = performance.now();
+    const expected = (totals.get(userId) ?? 0) + coins * 100;
+    totals.set(userId, expected);
+    for (;;) {
+      const board = await api.get('/api/v1/coins/partner/ep-leaderboard', {
+        token,
+        query: { ...period, limit: 1, userId },
+      });
+      const position = board.body?.data?.userPosition;
+      if (position && cents(position.amount) >= expected) break;
+      if (performance.now() - answered > 30_000)
+        throw new Error('a transfer did not reach the board in 30 s');
+    }
+    lags.push(performance.now() - answered);
+  }
+  return lags.sort((a, b) => a - b);
+}
+
+/** (b) `CLIENTS` clients asking `path` for `seconds`: requests per second and latencies. */
+async function load(url: string, token: string, path: string, seconds: number) {
+  const pool = new Pool(url, { connections: CLIENTS });
+  const latencies: number[] = [];
+  let errors = 0;
+  const began = performance.now();
+  const until = began + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        try {
+          const res = await pool.request({
+            method: 'GET',
+            path,
+            headers: { authorization: `Bearer ${token}` },
+          });
+          await res.body.text();
+          if (res.statusCode === 200) latencies.push(performance.now() - t0);
+          else errors += 1;
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - began) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    rate: latencies.length / elapsed,
+    errors,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
+}
+
+async function run(): Promise<void> {
+  const nats = await startPrivateNats();
+  const stack = await startStack({
+    services: { identity: startIdentity, onboarding: startOnboarding, wallet: startWallet },
+    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000', ...(nats ? { NATS_URL: nats.url } : {}) },
+  });
+  const leaderboardDb = isolatedDatabases(['leaderboard']);
+  const env = { ...stack.env, ...leaderboardDb.env };
+  const leaderboard = await spawnService('leaderboard', env);
+  const gateway = await startGatewayProcess(env);
+  const events = await EventPublisher.connect(env.NATS_URL ?? 'nats://127.0.0.1:4222');
+  try {
+    const api = apiClient(gateway.url);
+    const partner = await registerAndLogin(api);
+    const users = await onboardUsers(api, partner.accessToken, 20);
+
+    const lags = await freshness(gateway.url, partner.accessToken, users);
+    console.log(
+      `(a) freshness over ${lags.length} transfers (transfer's 200 → on the board): ` +
+        `p50 ${quantile(lags, 0.5).toFixed(1)} ms, p99 ${quantile(lags, 0.99).toFixed(1)} ms, ` +
+        `max ${lags[lags.length - 1].toFixed(1)} ms (target p99 ≤ 1000 ms)`,
+    );
+
+    // A full board for the reads: credit events published on the bus for another partner.
+    const reader = await registerAndLogin(api);
+    const month = '2024-01';
+    for (let i = 0; i < BOARD_USERS; i += 500)
+      await Promise.all(
+        Array.from({ length: Math.min(500, BOARD_USERS - i) }, (_, j) =>
+          events.credit(
+            reader.partnerId,
+            randomUUID(),
+            `${1 + ((i + j) % 997)}.25`,
+            `${month}-15T12:00:00.000Z`,
+          ),
+        ),
+      );
+    const boardPath = '/api/v1/coins/partner/ep-leaderboard?type=earner&year=2024&month=1&page=1&limit=10';
+    for (;;) {
+      const page = await api.get(boardPath, { token: reader.accessToken });
+      if (page.body?.data?.count === String(BOARD_USERS)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await load(gateway.url, reader.accessToken, boardPath, 2);
+    const echo = await load(gateway.url, reader.accessToken, '/api/v1/laas/leaderboard/ping', SECONDS);
+    const board = await load(gateway.url, reader.accessToken, boardPath, SECONDS);
+    for (const [label, r] of [
+      ['echo (ping)', echo],
+      ['coin board p1', board],
+    ] as const)
+      console.log(
+        `(b) ${label}: ${r.rate.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors`,
+      );
+    console.log(
+      `(b) coin board / echo = ${(board.rate / echo.rate).toFixed(2)} (target ≥ 0.8; ${CLIENTS} clients, ${SECONDS} s each, ${BOARD_USERS} users on the board)`,
+    );
+  } finally {
+    await events.close();
+    gateway.child.kill('SIGTERM');
+    await leaderboard.stop();
+    await stack.stop();
+    await leaderboardDb.drop();
+    await nats?.stop();
+  }
+}
+
+export const leaderboardScenario: Scenario = {
+  name: 'leaderboard',
+  description: 'coin board freshness after a transfer, and page-1 reads beside the gateway→NATS echo',
+  run,
+};

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { Stack } from '@coin/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  eventually,
+  forgetPartnerIndex,
+  sumCoins,
+  wholeCoinBoard,
+  wholePointsBoard,
+} from './support/leaderboard.ts';
+import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
+import { createRule, onboardUsers, reward } from './support/rewards.ts';
+import { stackWith } from './support/stack.ts';
+
+let nats: PrivateNats | undefined;
+let stack: Stack;
+let partner: RegisteredPartner;
+
+beforeAll(async () => {
+  nats = await startPrivateNats();
+  stack = await stackWith(['identity', 'onboarding', 'wallet', 'rules', 'leaderboard'], {
+    AUTH_RATE_LIMIT_MAX: '1000',
+    REWARD_RETRY_POLL_MS: '100',
+    REWARD_RETRY_BASE_MS: '100',
+    ...(nats ? { NATS_URL: nats.url } : {}),
+  });
+  partner = await registerAndLogin(stack.api);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await nats?.stop();
+});
+
+/**
+ * From the wallet's ledger, per user: the sum of the CR entries in the UTC month `ym` (YYYY-MM), and
+ * the sum of the rule rewards (CR entries narrated `reward: <rule>`), the points they earn.
+ */
+async function fromLedger(users: readonly string[], ym: string) {
+  const coins = new Map<string, string>();
+  const points = new Map<string, number>();
+  for (const userId of users) {
+    const credits: string[] = [];
+    const rewards: string[] = [];
+    for (let page = 1; ; page++) {
+      const res = await stack.api.get('/api/v1/laas/coins/get-user-transactions', {
+        token: partner.accessToken,
+        query: { userId, page, limit: 100 },
+      });
+      expect(res.status).toBe(200);
+      for (const e of res.body.data.data) {
+        if (e.debitOrCredit !== 'CR') continue;
+        if (e.createdAt.startsWith(ym)) credits.push(e.coins.toFixed(2));
+        if (e.narration.startsWith('reward: ')) rewards.push(e.coins.toFixed(2));
+      }
+      if (res.body.data.nextpage === null) break;
+    }
+    if (credits.length) coins.set(userId, sumCoins(credits));
+    if (rewards.length) points.set(userId, Number(sumCoins(rewards)));
+  }
+  return { coins, points };
+}
+
+describe('reconciliation with the wallet ledger and rule rewards (through the gateway)', () => {
+  it('after a random workload, and again after losing the index', async () => {
+    const token = partner.accessToken;
+    const users = await onboardUsers(stack.api, token, 12);
+    const rules = await Promise.all(
+      ['12.25', '40', '7.5'].map(async (coinValue) => {
+        const name = `rule ${randomUUID().slice(0, 8)}`;
+        const res = await createRule(stack.api, token, {
+          name,
+          coinValue,
+          maxNumberOfParticipant: '100',
+          condition: 'reconciliation',
+        });
+        expect(res.status).toBe(200);
+        return { name, coinValue };
+      }),
+    );
+    const random = (n: number) => Math.floor(Math.random() * n);
+    const work: Promise<void>[] = [];
+    for (let i = 0; i < 80; i++) {
+      const userId = users[random(users.length)];
+      const kind = random(10);
+      if (kind < 6) {
+        const coins = (1 + random(50_000)) / 100;
+        work.push(
+          stack.api
+            .post('/api/v1/laas/coins/transfer-to-user-wallet', { userId, coins }, { token })
+            .then((res) => expect(res.status).toBe(200)),
+        );
+      } else if (kind < 8) {
+        // A debit: counts on no board (refused when the wallet is short, which is fine here).
+        work.push(
+          stack.api
+            .post('/api/v1/laas/coins/transfer-from-user-wallet', { userId, coins: 1 }, { token })
+            .then((res) => expect([200, 422]).toContain(res.status)),
+        );
+      } else {
+        const rule = rules[random(rules.length)];
+        work.push(
+          // 409: the same user and rule asked at the same moment; the other call pays.
+          reward(stack.api, token, { userId, ruleName: rule.name }).then((res) =>
+            expect([200, 409]).toContain(res.status),
+          ),
+        );
+      }
+    }
+    await Promise.all(work);
+
+    const now = new Date();
+    const [year, month] = [now.getUTCFullYear(), now.getUTCMonth() + 1];
+    const ym = `${year}-${String(month).padStart(2, '0')}`;
+    // The ledger is read with each comparison: a reward left pending by a 409 race is paid shortly.
+    async function boardsMatch() {
+      const { coins: expectedCoins, points: expectedPoints } = await fromLedger(users, ym);
+      const coins = await wholeCoinBoard(stack.api, token, year, month);
+      expect(new Map(coins.map((e) => [e.userId, e.coins]))).toEqual(expectedCoins);
+      const ranked = [...coins].sort((a, b) => Number(b.coins) - Number(a.coins));
+      expect(coins.map((e) => e.coins)).toEqual(ranked.map((e) => e.coins));
+      const pointsBoard = await wholePointsBoard(stack.api, token);
+      expect(new Map(pointsBoard.map((e) => [e.user.userId, e.points]))).toEqual(expectedPoints);
+      return { coins, pointsBoard };
+    }
+
+    const before = await eventually(boardsMatch);
+    expect(
+      await forgetPartnerIndex(stack.env.REDIS_URL ?? 'redis://127.0.0.1:6379', partner.partnerId),
+    ).toBeGreaterThan(0);
+    const after = await boardsMatch();
+    expect(after.coins).toEqual(before.coins);
+    expect(after.pointsBoard).toEqual(before.pointsBoard);
+    // And once the index is back.
+    await eventually(async () => {
+      const res = await boardsMatch();
+      expect(res.coins).toEqual(before.coins);
+    });
+  }, 60_000);
+});
