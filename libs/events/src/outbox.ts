@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, type EntityManager, Migration } from '@coin/db';
+import { boundQuery, type Database, type EntityManager, Migration } from '@coin/db';
 import {
   deserializeTraceContext,
   injectTraceContext,
@@ -53,7 +53,7 @@ export interface OutboxEvent {
  */
 export async function addToOutbox(em: EntityManager, event: OutboxEvent): Promise<string> {
   const id = event.id ?? randomUUID();
-  await em.execute('INSERT INTO outbox (id, subject, payload, trace_context) VALUES (?, ?, ?, ?)', [
+  await boundQuery(em, 'INSERT INTO outbox (id, subject, payload, trace_context) VALUES ($1, $2, $3, $4)', [
     id,
     event.subject,
     JSON.stringify({ ...event.payload, eventId: id }),

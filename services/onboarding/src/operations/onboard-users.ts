@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { handle } from '@coin/bus';
 import { onboarding } from '@coin/contracts';
+import { boundQuery } from '@coin/db';
 import type { OnboardingDeps } from '../deps.ts';
 import { requirePartner } from './partner.ts';
 
@@ -12,9 +13,10 @@ export function onboardUsersHandler(deps: OnboardingDeps) {
   return handle(onboarding.onboardUsers, async ({ partnerId, body }) => {
     const partner = requirePartner(partnerId);
     const id = randomUUID();
-    await deps.orm.em.execute(
+    await boundQuery(
+      deps.orm.em,
       `INSERT INTO onboarding_requests (id, partner_id, users, user_count, lease_until)
-       VALUES (?, ?, ?, ?, now() + ? * interval '1 millisecond')`,
+       VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
       [id, partner, JSON.stringify(body.users), body.users.length, deps.config.ONBOARDING_LEASE_MS],
     );
     deps.processor.accept({ id, partnerId: partner, users: body.users });

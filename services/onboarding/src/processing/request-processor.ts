@@ -9,7 +9,7 @@ import {
 
 type OnboardUser = onboarding.OnboardUser;
 
-import type { Database, EntityManager } from '@coin/db';
+import { boundQuery, type Database, type EntityManager } from '@coin/db';
 import { addToOutbox, type OutboxRelay } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { OnboardingConfig } from '../config.ts';
@@ -136,10 +136,11 @@ export function startRequestProcessor(deps: {
         }
       }
       const inserted = fresh.length
-        ? await tx.execute<UserRow[]>(
+        ? await boundQuery<UserRow>(
+            tx,
             `INSERT INTO users (partner_id, user_id, user_data)
-             SELECT ?, u."userId", u."userData"
-               FROM jsonb_to_recordset(?::jsonb) AS u("userId" uuid, "userData" jsonb)
+             SELECT $1, u."userId", u."userData"
+               FROM jsonb_to_recordset($2::jsonb) AS u("userId" uuid, "userData" jsonb)
              ON CONFLICT (partner_id, user_id) DO NOTHING
              RETURNING ${USER_COLUMNS}`,
             [request.partnerId, JSON.stringify(fresh)],
@@ -151,10 +152,11 @@ export function startRequestProcessor(deps: {
           failures.push({ position: freshPositions[k], user_id: u.userId, reason: REASON_ALREADY_STORED });
       });
       if (failures.length) {
-        await tx.execute(
+        await boundQuery(
+          tx,
           `INSERT INTO onboarding_failures (request_id, position, user_id, reason)
-           SELECT ?, f.position, f.user_id, f.reason
-             FROM jsonb_to_recordset(?::jsonb) AS f(position int, user_id text, reason text)`,
+           SELECT $1, f.position, f.user_id, f.reason
+             FROM jsonb_to_recordset($2::jsonb) AS f(position int, user_id text, reason text)`,
           [request.id, JSON.stringify(failures)],
         );
       }

@@ -6,7 +6,7 @@ import {
   onboarding,
   onboardingProcessedEvent,
 } from '@coin/contracts';
-import type { Database } from '@coin/db';
+import { boundQuery, type Database } from '@coin/db';
 import { applyOnce, type RunningConsumer, startConsumer } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { WebhooksConfig } from '../config.ts';
@@ -72,9 +72,10 @@ export function consumeOnboardingEvents(deps: {
         failed,
       });
       const stored = await applyOnce(orm.em.fork(), ONBOARDING_CONSUMER, event.eventId, async (tx) => {
-        await tx.execute(
+        await boundQuery(
+          tx,
           `INSERT INTO deliveries (id, partner_id, event_id, event_type, body, max_attempts, next_attempt_at)
-           VALUES (?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')
+           VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
            ON CONFLICT (event_id) DO NOTHING`,
           [
             randomUUID(),
