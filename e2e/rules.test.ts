@@ -314,12 +314,17 @@ describe('reward by rule', () => {
     const both = await Promise.all(
       [1, 2].map(() => reward(stack.api, partner.accessToken, { userId, ruleName })),
     );
-    // One pays; the other answers with that payment, or says it is still in progress.
-    expect(both.filter((r) => r.status === 200 && r.body.data.isExisting === false)).toHaveLength(1);
+    // Both ask the wallet under the same key: whichever reaches it second gets that payment, or
+    // 409 IDEMPOTENCY_IN_PROGRESS while the first is still running. Either way one payment.
     for (const r of both) expect([200, 409]).toContain(r.status);
+    const paid = both.filter((r) => r.status === 200);
+    expect(paid.length).toBeGreaterThanOrEqual(1);
     const ledger = await userLedger(stack.api, partner.accessToken, userId);
     expect(ledger).toHaveLength(1);
     expect(ledger[0].coins).toBe(3);
+    for (const r of paid) expect(r.body.data.coinsLedger.id).toBe(ledger[0].id);
+    const again = await reward(stack.api, partner.accessToken, { userId, ruleName });
+    expect(again.body.data).toMatchObject({ isExisting: true, coinsLedger: { id: ledger[0].id } });
   });
 
   it('refuses an inactive rule, an unknown rule and an unknown user, without using a place', async () => {
