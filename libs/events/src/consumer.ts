@@ -17,8 +17,6 @@ export interface ConsumerOptions<T> {
   maxDeliver?: number;
   ackWaitMs?: number;
   concurrency?: number;
-  /** Where a new durable starts: the whole stream (the default), or the events since this time. */
-  startAt?: Date;
 }
 
 export interface RunningConsumer {
@@ -41,8 +39,7 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
     durable_name: durable,
     filter_subject: qualifiedSubject(opts.subject),
     ack_policy: AckPolicy.Explicit,
-    deliver_policy: opts.startAt ? DeliverPolicy.StartTime : DeliverPolicy.All,
-    ...(opts.startAt ? { opt_start_time: opts.startAt.toISOString() } : {}),
+    deliver_policy: DeliverPolicy.All,
     ack_wait: ackWaitMs * 1e6,
     max_deliver: maxDeliver,
     max_ack_pending: 10_000,
