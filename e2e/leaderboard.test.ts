@@ -9,7 +9,6 @@ import {
   forgetPartnerIndex,
   sumCoins,
   wholeCoinBoard,
-  wholePointsBoard,
 } from './support/leaderboard.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
