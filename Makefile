@@ -1,5 +1,5 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
-.PHONY: up test bench install lint typecheck unit
+.PHONY: up test bench install lint typecheck unit deploy-check
 
 node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json e2e/package.json)
 	npm install --no-audit --no-fund
@@ -19,7 +19,11 @@ typecheck: install
 unit: install
 	npm run test
 
-test: lint typecheck unit
+# Renders every kustomize overlay (k8s/) and validates it, and docker-compose.yml, offline.
+deploy-check: install
+	npm run deploy:check
+
+test: lint typecheck deploy-check unit
 
 bench: install
 	npm run bench

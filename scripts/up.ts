@@ -83,12 +83,29 @@ await ensureEventsStream(nc);
 const services = readdirSync('services').filter(
   (s) => s !== 'gateway' && existsSync(`services/${s}/src/main.ts`),
 );
+/** The OpenTelemetry hook loads before the service; it does nothing unless OTLP export is configured. */
+const NODE_ARGS = ['--import', '@coin/telemetry/register'];
+
 const children: ChildProcess[] = [];
 let stopping = false;
 
+/**
+ * Each service serves `/metrics` on a port of its own: 9101, 9102... in the order listed at start
+ * (METRICS_BASE_PORT moves the range); the gateway's is on its main port.
+ */
+const metricsBasePort = Number(env.METRICS_BASE_PORT ?? 9101);
+function serviceEnv(name: string): NodeJS.ProcessEnv {
+  const index = services.indexOf(name);
+  return {
+    ...env,
+    OTEL_SERVICE_NAME: name,
+    ...(index >= 0 ? { METRICS_PORT: String(metricsBasePort + index) } : {}),
+  };
+}
+
 function run(name: string): ChildProcess {
-  const child = spawn(process.execPath, [`services/${name}/src/main.ts`], {
-    env,
+  const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
+    env: serviceEnv(name),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout!, child.stderr!]) {
@@ -151,7 +168,9 @@ async function waitForGateway(url: string, timeoutMs: number): Promise<boolean> 
 }
 
 const gatewayUrl = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? 3000}`;
-console.log(`starting ${services.join(', ')}`);
+console.log(
+  `starting ${services.map((s, i) => `${s} (metrics :${metricsBasePort + i}/metrics)`).join(', ')}`,
+);
 for (const name of services) run(name);
 const servicesUp = await waitForServices(120_000);
 await nc.close();

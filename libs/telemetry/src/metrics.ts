@@ -58,17 +58,31 @@ export interface MetricsServer {
 }
 
 /**
- * A small HTTP server answering `GET /metrics` (Prometheus text) and nothing else, for a process
- * whose API is not HTTP. Port 0 picks a free port (tests).
+ * A small HTTP server for a process whose API is not HTTP: `GET /metrics` (Prometheus text),
+ * `GET /health` (the process answers: a liveness probe) and `GET /ready` (200 while `ready()` says
+ * so, 503 otherwise: a readiness probe). Port 0 picks a free port (tests).
  */
 export async function startMetricsServer(opts: {
   port: number;
   host?: string;
   log: Logger;
+  ready?: () => boolean;
 }): Promise<MetricsServer> {
   collectProcessMetrics();
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+    const path = req.url?.split('?')[0];
+    if (req.method === 'GET' && path === '/health') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('up\n');
+      return;
+    }
+    if (req.method === 'GET' && path === '/ready') {
+      const ready = opts.ready?.() ?? true;
+      res
+        .writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' })
+        .end(ready ? 'ready\n' : 'not ready\n');
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404).end();
       return;
     }

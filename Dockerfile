@@ -1,0 +1,26 @@
+# One image for every process: the gateway, each service and the migration job differ only in the
+# entry point given as the command (`services/<name>/src/main.ts`, `scripts/migrate.ts`).
+# Node 24 runs the TypeScript sources directly (type stripping); there is no build step.
+
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY . .
+# Production dependencies of the deployables only (no test harness, no dev tools), then the
+# sources nothing in production runs.
+RUN npm ci --omit=dev --no-audit --no-fund \
+      --workspace=services/gateway --workspace=services/identity --workspace=services/onboarding \
+      --workspace=services/rules --workspace=services/wallet --workspace=services/leaderboard \
+      --workspace=services/webhooks \
+  && rm -rf e2e bench deploy k8s libs/*/test services/*/test \
+  && npm cache clean --force
+
+FROM node:24-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app /app
+# Non-root, numeric so Kubernetes can verify runAsNonRoot; the files stay root-owned and read-only.
+USER 10001:10001
+EXPOSE 3000 9464
+# The OpenTelemetry hook loads first; it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ENTRYPOINT ["node", "--import", "@coin/telemetry/register"]
+CMD ["services/gateway/src/main.ts"]
