@@ -382,6 +382,19 @@ describe('idempotency', () => {
     );
     expect(res.status).toBe(400);
   });
+
+  it("refuses a partner's key in the prefix reserved for services' own payments", async () => {
+    const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
+    const res = await transfer(
+      stack.api,
+      TO_USER,
+      partner.accessToken,
+      { userId, coins: 1 },
+      `internal:rule-reward:${userId}`,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.data.error).toBe('Idempotency-Key must not start with internal:');
+  });
 });
 
 describe('concurrency and invariants', () => {

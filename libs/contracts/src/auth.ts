@@ -7,3 +7,10 @@ export const ACCESS_TOKEN = {
 
 /** Secret API keys are told apart from JWTs by this prefix. */
 export const API_KEY_PREFIX = 'ck_live_';
+
+/**
+ * Idempotency keys that services choose for their own calls (a rule reward's wallet payment) start
+ * with this; the gateway refuses it in a partner's `Idempotency-Key`, so a partner's key can never
+ * claim or replay a payment that a service makes on its behalf.
+ */
+export const INTERNAL_IDEMPOTENCY_PREFIX = 'internal:';

@@ -1,5 +1,5 @@
 import { callOperation, type NatsConnection } from '@coin/bus';
-import { formatIssue, type Operation } from '@coin/contracts';
+import { formatIssue, INTERNAL_IDEMPOTENCY_PREFIX, type Operation } from '@coin/contracts';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -25,6 +25,9 @@ function idempotencyKey(op: Operation, header: string | string[] | undefined): s
   const key = Array.isArray(header) ? header[0] : header;
   if (key.length === 0 || key.length > 255)
     throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
+  if (key.startsWith(INTERNAL_IDEMPOTENCY_PREFIX)) {
+    throw AppError.badRequest(`Idempotency-Key must not start with ${INTERNAL_IDEMPOTENCY_PREFIX}`);
+  }
   return key;
 }
 
