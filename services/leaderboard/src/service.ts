@@ -39,6 +39,7 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env): Pr
     description: 'coin and points leaderboards',
     log,
     around: requestScope(orm),
+    metricsPort: config.METRICS_PORT,
     handlers: [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()],
   });
   const consumers = await Promise.all(

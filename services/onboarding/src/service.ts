@@ -33,6 +33,7 @@ export async function startOnboarding(env: NodeJS.ProcessEnv = process.env): Pro
     description: "partners' users and tiers; bulk onboarding",
     log,
     around: requestScope(orm),
+    metricsPort: config.METRICS_PORT,
     handlers: [
       onboardUsersHandler(deps),
       getUserHandler(deps),

@@ -34,6 +34,7 @@ export async function startRules(env: NodeJS.ProcessEnv = process.env): Promise<
     description: 'reward rules and rewards by rule',
     log,
     around: requestScope(orm),
+    metricsPort: config.METRICS_PORT,
     handlers: [
       createRuleHandler(deps),
       listRulesHandler(deps),

@@ -59,6 +59,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env): Promise
     description: 'double-entry coin ledger: transfers, history, balances',
     log,
     around: requestScope(orm),
+    metricsPort: config.METRICS_PORT,
     handlers: [
       transferToUserHandler(deps),
       transferFromUserHandler(deps),

@@ -35,6 +35,7 @@ export async function startWebhooks(env: NodeJS.ProcessEnv = process.env): Promi
     description: 'signed, retried webhook deliveries to partners',
     log,
     around: requestScope(orm),
+    metricsPort: config.METRICS_PORT,
     handlers: [listDeliveriesHandler(deps), retryDeliveryHandler(deps)],
   });
   log.info({ id: service.id }, 'webhooks started');
