@@ -18,7 +18,8 @@ const ROUTE = '/api/v1/ufel/partners';
 const SUBJECT = 'svc.identity.v1.registerPartner';
 let tracing: Tracing;
 let stack: Stack;
-let partnerBody: typeof import('./support/partners.ts').partnerBody;
+let partners: typeof import('./support/partners.ts');
+let rewards: typeof import('./support/rewards.ts');
 
 beforeAll(async () => {
   tracing = await startTracing({
@@ -26,8 +27,9 @@ beforeAll(async () => {
     spanProcessors: [new SimpleSpanProcessor({ exporter })],
   });
   const { stackWith } = await import('./support/stack.ts');
-  ({ partnerBody } = await import('./support/partners.ts'));
-  stack = await stackWith(['identity'], { AUTH_RATE_LIMIT_MAX: '1000' });
+  partners = await import('./support/partners.ts');
+  rewards = await import('./support/rewards.ts');
+  stack = await stackWith(['identity', 'onboarding', 'wallet', 'rules'], { AUTH_RATE_LIMIT_MAX: '1000' });
 });
 
 afterAll(async () => {
@@ -64,7 +66,7 @@ async function waitForSpan(match: (s: ReadableSpan) => boolean): Promise<Readabl
 describe('a partner call through the gateway', () => {
   it('is one trace from the HTTP span through the NATS hop to the service Postgres queries', async () => {
     exporter.reset();
-    const res = await stack.api.post(ROUTE, partnerBody());
+    const res = await stack.api.post(ROUTE, partners.partnerBody());
     expect(res.status, res.text).toBe(200);
 
     const client = await waitForSpan((s) => s.kind === SpanKind.CLIENT && s.name === `${SUBJECT} request`);
@@ -113,7 +115,7 @@ describe('a partner call through the gateway', () => {
         (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)),
       );
       req.on('error', reject);
-      req.end(JSON.stringify(partnerBody()));
+      req.end(JSON.stringify(partners.partnerBody()));
     });
     expect(status).toBe(200);
     const server = await waitForSpan((s) => s.kind === SpanKind.SERVER && s.name === `${SUBJECT} process`);
@@ -121,5 +123,68 @@ describe('a partner call through the gateway', () => {
     const root = ancestry(server, traceOf(server)).at(-1)!;
     expect(root.attributes['http.route']).toBe(ROUTE);
     expect(root.parentSpanContext?.spanId).toBe(callerSpanId);
+  });
+
+  it('follows a reward by rule through rules, onboarding and the wallet hop, to the event published', async () => {
+    const partner = await partners.registerAndLogin(stack.api);
+    const token = partner.accessToken;
+    const [userId] = await rewards.onboardUsers(stack.api, token, 1);
+    const ruleName = `traced ${randomBytes(4).toString('hex')}`;
+    const created = await rewards.createRule(stack.api, token, {
+      name: ruleName,
+      coinValue: '25',
+      maxNumberOfParticipant: '10',
+      condition: 'traced',
+    });
+    expect(created.status, created.text).toBe(200);
+    exporter.reset();
+
+    const res = await rewards.reward(stack.api, token, { userId, ruleName });
+    expect(res.status, res.text).toBe(200);
+
+    const rulesServer = await waitForSpan(
+      (s) => s.kind === SpanKind.SERVER && s.name === 'svc.rules.v1.rewardUser process',
+    );
+    const walletClient = await waitForSpan(
+      (s) => s.kind === SpanKind.CLIENT && s.name === 'svc.wallet.v1.transferToUser request',
+    );
+    const walletServer = await waitForSpan(
+      (s) => s.kind === SpanKind.SERVER && s.name === 'svc.wallet.v1.transferToUser process',
+    );
+    const onboardingServer = await waitForSpan(
+      (s) => s.kind === SpanKind.SERVER && s.name === 'svc.onboarding.v1.getUser process',
+    );
+    // The wallet's outbox row kept the transfer's context: its publication joins the same trace.
+    const published = await waitForSpan(
+      (s) => s.kind === SpanKind.PRODUCER && s.attributes['messaging.message.id'] !== undefined,
+    );
+    const spans = traceOf(rulesServer);
+    const httpSpan = spans.find(
+      (s) => s.kind === SpanKind.SERVER && s.attributes['http.route'] === '/api/v1/laas/rules/reward',
+    )!;
+    expect(httpSpan).toBeDefined();
+
+    // gateway HTTP → CLIENT → rules SERVER → CLIENT → wallet SERVER, each the parent of the next.
+    const gatewayClient = parentOf(rulesServer, spans)!;
+    expect(gatewayClient.name).toBe('svc.rules.v1.rewardUser request');
+    expect(gatewayClient.kind).toBe(SpanKind.CLIENT);
+    expect(ancestry(gatewayClient, spans)).toContain(httpSpan);
+    expect(ancestry(walletClient, spans)).toContain(rulesServer);
+    expect(parentOf(walletServer, spans)).toBe(walletClient);
+    expect(ancestry(onboardingServer, spans)).toContain(rulesServer);
+
+    // Each service's Postgres queries sit under that service's SERVER span.
+    const queriesUnder = (server: ReadableSpan) =>
+      spans.filter(
+        (s) =>
+          s.kind === SpanKind.CLIENT &&
+          String(s.name).startsWith('pg.query') &&
+          ancestry(s, spans).includes(server),
+      );
+    expect(queriesUnder(rulesServer).length).toBeGreaterThan(0);
+    expect(queriesUnder(walletServer).length).toBeGreaterThan(0);
+
+    expect(published.spanContext().traceId).toBe(rulesServer.spanContext().traceId);
+    expect(ancestry(published, traceOf(published))).toContain(walletServer);
   });
 });
