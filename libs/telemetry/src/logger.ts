@@ -1,11 +1,18 @@
 import { trace } from '@opentelemetry/api';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
-/** JSON logs; every line written inside a span carries its trace and span ids. */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/**
+ * JSON logs on stdout (or `destination`); every line written inside a span carries its trace and
+ * span ids, so a log line leads to its trace and back.
+ */
+export function createLogger(
+  name: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     name,
     level,
     base: { service: name },
@@ -16,5 +23,6 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
