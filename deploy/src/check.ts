@@ -1,12 +1,14 @@
 /**
  * `node deploy/src/check.ts [repo-root]`: renders every kustomize overlay and validates it against
- * the Kubernetes schemas, and validates docker-compose.yml against the Compose schema, offline.
+ * the Kubernetes schemas, validates docker-compose.yml against the Compose schema, and checks that
+ * the Grafana dashboards use only metrics the code declares; offline.
  * Exits non-zero naming each problem. `make test` runs it.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateCompose } from './compose.ts';
+import { checkDashboards } from './dashboards.ts';
 import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts';
 
 /** `k8s/base` and each `k8s/overlays/<name>`: every directory a platform team may apply. */
@@ -51,6 +53,8 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   const compose = join(root, 'docker-compose.yml');
   problems.push(...(await validateCompose(compose, relative(root, compose))));
   checked.push({ source: relative(root, compose), resources: 1 });
+  problems.push(...checkDashboards(root));
+  checked.push({ source: 'deploy/grafana', resources: 1 });
   return { checked, problems };
 }
 
@@ -64,5 +68,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`${problems.length} problem(s) in the deployment files`);
     process.exit(1);
   }
-  console.log('deployment files valid: every kustomize overlay and docker-compose.yml');
+  console.log('deployment files valid: every kustomize overlay, docker-compose.yml and the dashboards');
 }

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkDeployment } from '../src/check.ts';
 import { validateCompose } from '../src/compose.ts';
+import { checkDashboards } from '../src/dashboards.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECK = fileURLToPath(new URL('../src/check.ts', import.meta.url));
@@ -18,6 +19,9 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   copies.push(dir);
   await cp(join(ROOT, 'k8s'), join(dir, 'k8s'), { recursive: true });
   await cp(join(ROOT, 'docker-compose.yml'), join(dir, 'docker-compose.yml'));
+  await cp(join(ROOT, 'deploy', 'grafana'), join(dir, 'deploy', 'grafana'), { recursive: true });
+  // The code whose metrics the dashboards may use, unchanged: linked, not copied.
+  for (const src of ['libs', 'services']) await symlink(join(ROOT, src), join(dir, src));
   const target = join(dir, file);
   const before = await readFile(target, 'utf8');
   const after = edit(before);
@@ -38,6 +42,7 @@ describe('deployment files', () => {
       'k8s/base',
       'k8s/overlays/production',
       'docker-compose.yml',
+      'deploy/grafana',
     ]);
     // Seven deployables, each with a Deployment, Service, HPA and PDB, in both renderings.
     expect(checked[0].resources).toBeGreaterThanOrEqual(28);
@@ -84,6 +89,21 @@ describe('deployment files', () => {
     expect(text).toContain('/services/postgres/healthcheck/interval: must match format "duration"');
     expect(text).toContain('must NOT have additional properties (restrat)');
     expect(text).toContain('/services/otel-collector: depends_on names no service: jaegr');
+  });
+
+  it('refuses a dashboard panel on a metric no code declares', async () => {
+    const dir = await brokenCopy('deploy/grafana/coin-rewards.json', (t) =>
+      t.replace('coin_outbox_backlog_events', 'coin_outbox_backlog'),
+    );
+    // The metrics the code declares are the repository's; the dashboard is the broken copy's.
+    const problems = checkDashboards(ROOT, join(dir, 'deploy', 'grafana'));
+    expect(problems).toEqual([
+      {
+        source: relative(ROOT, join(dir, 'deploy', 'grafana', 'coin-rewards.json')),
+        resource: 'coin_outbox_backlog',
+        message: 'no code declares this metric',
+      },
+    ]);
   });
 
   it('exits non-zero from the command line, naming the problem', async () => {
