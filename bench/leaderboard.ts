@@ -18,7 +18,6 @@ import { startWallet } from '@coin/wallet';
 import { Pool } from 'undici';
 import { EventPublisher } from '../e2e/support/leaderboard.ts';
 import { registerAndLogin } from '../e2e/support/partners.ts';
-import { startPrivateNats } from '../e2e/support/private-nats.ts';
 import { onboardUsers } from '../e2e/support/rewards.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -131,10 +130,9 @@ async function load(url: string, token: string, path: string, seconds: number) {
 }
 
 async function run(): Promise<void> {
-  const nats = await startPrivateNats();
   const stack = await startStack({
     services: { identity: startIdentity, onboarding: startOnboarding, wallet: startWallet },
-    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000', ...(nats ? { NATS_URL: nats.url } : {}) },
+    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000' },
   });
   const leaderboardDb = isolatedDatabases(['leaderboard']);
   const env = { ...stack.env, ...leaderboardDb.env };
@@ -192,7 +190,6 @@ async function run(): Promise<void> {
     await leaderboard.stop();
     await stack.stop();
     await leaderboardDb.drop();
-    await nats?.stop();
   }
 }
 

@@ -16,7 +16,6 @@ import { startStack } from '@coin/testing';
 import { startWebhooks } from '@coin/webhooks';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { startPrivateNats } from '../e2e/support/private-nats.ts';
 import type { Scenario } from './scenarios.ts';
 
 const USERS = 100_000;
@@ -82,7 +81,6 @@ async function copyBaseline(users: ReturnType<typeof makeUsers>, partnerId: stri
 
 async function run(): Promise<void> {
   // A NATS server of its own: test stacks running on the shared one would answer its requests.
-  const nats = await startPrivateNats();
   const stack = await startStack({
     services: { identity: startIdentity, onboarding: startOnboarding, webhooks: startWebhooks },
     gateway: startGateway,
@@ -90,7 +88,6 @@ async function run(): Promise<void> {
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_MAX: '1000',
       WEBHOOK_POLL_MS: '50',
-      ...(nats ? { NATS_URL: nats.url } : {}),
     },
   });
   const hook = await receiver();
@@ -140,7 +137,6 @@ async function run(): Promise<void> {
   } finally {
     await hook.close();
     await stack.stop();
-    await nats?.stop();
   }
 }
 

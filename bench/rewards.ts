@@ -15,7 +15,6 @@ import { type ApiClient, startStack } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
 import { Pool } from 'undici';
 import { registerAndLogin } from '../e2e/support/partners.ts';
-import { startPrivateNats } from '../e2e/support/private-nats.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -88,7 +87,6 @@ function print(label: string, f: Figures): number {
 }
 
 async function run(): Promise<void> {
-  const nats = await startPrivateNats();
   const stack = await startStack({
     services: {
       identity: startIdentity,
@@ -97,7 +95,7 @@ async function run(): Promise<void> {
       rules: startRules,
     },
     gateway: startGateway,
-    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000', ...(nats ? { NATS_URL: nats.url } : {}) },
+    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000' },
   });
   try {
     const partner = await registerAndLogin(stack.api);
@@ -167,7 +165,6 @@ async function run(): Promise<void> {
     );
   } finally {
     await stack.stop();
-    await nats?.stop();
   }
 }
 

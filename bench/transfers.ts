@@ -18,7 +18,6 @@ import { apiClient, isolatedDatabases, spawnService, startStack } from '@coin/te
 import { verifyLedger } from '@coin/wallet';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { startPrivateNats } from '../e2e/support/private-nats.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -182,10 +181,9 @@ async function onboard(url: string, token: string): Promise<string[]> {
 
 async function run(): Promise<void> {
   const pgbenchTps = await runPgbench(SECONDS);
-  const nats = await startPrivateNats();
   const stack = await startStack({
     services: { identity: startIdentity, onboarding: startOnboarding },
-    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000', ...(nats ? { NATS_URL: nats.url } : {}) },
+    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000' },
   });
   const walletDb = isolatedDatabases(['wallet']);
   const env = { ...stack.env, ...walletDb.env };
@@ -268,7 +266,6 @@ async function run(): Promise<void> {
     gateway.child.kill('SIGTERM');
     await stack.stop();
     await walletDb.drop();
-    await nats?.stop();
   }
 }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ApiResponse, Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mailbox, startMailbox } from './support/mailbox.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { stackWith } from './support/stack.ts';
 
 /**
@@ -86,47 +85,33 @@ function expectFieldType(
   }
 }
 
-let nats: (PrivateNats | undefined)[] = [];
 let mailbox: Mailbox;
 /** Codes valid a minute, resend allowed every second, a generous per-address limit. */
 let main: Stack;
 /** Codes valid two seconds, three sign-ups or verifications per address and minute. */
-let tight: Stack;
+let tight: Stack | undefined;
+let mainStopped = false;
 
-/** Each stack on a NATS of its own where possible, so neither answers the other's requests. */
-function natsEnv(n: PrivateNats | undefined): Record<string, string> {
-  return n ? { NATS_URL: n.url } : {};
-}
+const mail = () => ({
+  SMTP_URL: mailbox.url,
+  MAIL_POLL_MS: '50',
+  MAIL_RETRY_BASE_MS: '100',
+  MAIL_RETRY_MAX_MS: '200',
+});
 
 beforeAll(async () => {
   mailbox = await startMailbox();
-  nats = [await startPrivateNats(), await startPrivateNats()];
-  const mail = {
-    SMTP_URL: mailbox.url,
-    MAIL_POLL_MS: '50',
-    MAIL_RETRY_BASE_MS: '100',
-    MAIL_RETRY_MAX_MS: '200',
-  };
-  [main, tight] = await Promise.all([
-    stackWith(['identity'], {
-      ...mail,
-      ...natsEnv(nats[0]),
-      AUTH_RATE_LIMIT_MAX: '1000',
-      EMAIL_CODE_TTL_SECONDS: '60',
-      EMAIL_CODE_RESEND_SECONDS: '1',
-    }),
-    stackWith(['identity'], {
-      ...mail,
-      ...natsEnv(nats[1]),
-      AUTH_RATE_LIMIT_MAX: '3',
-      EMAIL_CODE_TTL_SECONDS: '2',
-    }),
-  ]);
+  main = await stackWith(['identity'], {
+    ...mail(),
+    AUTH_RATE_LIMIT_MAX: '1000',
+    EMAIL_CODE_TTL_SECONDS: '60',
+    EMAIL_CODE_RESEND_SECONDS: '1',
+  });
 });
 
 afterAll(async () => {
-  await Promise.all([main?.stop(), tight?.stop()]);
-  await Promise.all(nats.map((n) => n?.stop()));
+  if (!mainStopped) await main?.stop();
+  await tight?.stop();
   await mailbox?.close();
 });
 
@@ -387,14 +372,25 @@ describe('e-mail verification', () => {
 });
 
 describe('expiry and per-address limits', () => {
+  // One stack at a time: both live in this process, under the same NATS namespace.
+  beforeAll(async () => {
+    await main.stop();
+    mainStopped = true;
+    tight = await stackWith(['identity'], {
+      ...mail(),
+      AUTH_RATE_LIMIT_MAX: '3',
+      EMAIL_CODE_TTL_SECONDS: '2',
+    });
+  });
+
   it('refuses a code after it expired', async () => {
     const body = signUpBody();
-    const res = await tight.api.post('/api/v1/user', body);
+    const res = await tight!.api.post('/api/v1/user', body);
     expect(res.status, res.text).toBe(200);
     const code = await mailbox.nextCode(body.email);
     await wait(Math.max(0, Date.parse(res.body.data.emailCodeExpiresAt) - Date.now()) + 50);
     expectFailure(
-      await tight.api.post('/api/v1/user/verify-email', { email: body.email, code }),
+      await tight!.api.post('/api/v1/user/verify-email', { email: body.email, code }),
       422,
       'CODE_EXPIRED',
     );
@@ -407,7 +403,7 @@ describe('expiry and per-address limits', () => {
     ] as const) {
       let limited: ApiResponse | undefined;
       for (let i = 0; i < 4 && !limited; i++) {
-        const res = await tight.api.post(path, makeBody());
+        const res = await tight!.api.post(path, makeBody());
         if (res.status === 429) limited = res;
       }
       expect(limited, `${path} was never limited`).toBeDefined();

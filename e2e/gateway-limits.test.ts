@@ -61,6 +61,8 @@ describe('gateway limits', () => {
         queue: 'identity',
         callback: () => undefined,
       });
+      // The server must know of the subscription before the gateway's request arrives.
+      await nc.flush();
       try {
         const t0 = Date.now();
         const slow = await stack.api.post('/api/v1/ufel/partners/refresh', { refreshToken: 'whatever' });

@@ -9,28 +9,23 @@ import {
   wholePointsBoard,
 } from './support/leaderboard.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { createRule, onboardUsers, reward } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let partner: RegisteredPartner;
 
 beforeAll(async () => {
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'onboarding', 'wallet', 'rules', 'leaderboard'], {
     AUTH_RATE_LIMIT_MAX: '1000',
     REWARD_RETRY_POLL_MS: '100',
     REWARD_RETRY_BASE_MS: '100',
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   partner = await registerAndLogin(stack.api);
 });
 
 afterAll(async () => {
   await stack?.stop();
-  await nats?.stop();
 });
 
 /**

@@ -11,23 +11,19 @@ import {
   wholeCoinBoard,
 } from './support/leaderboard.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { stackWith } from './support/stack.ts';
 
 const COIN_BOARD = '/api/v1/coins/partner/ep-leaderboard';
 const POINTS_BOARD = '/api/v1/laas/leaderboard/new';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let events: EventPublisher;
 
 beforeAll(async () => {
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'leaderboard'], {
     AUTH_RATE_LIMIT_MAX: '1000',
     // A killed consumer's unacknowledged events come back after this, not after 30 s.
     LEADERBOARD_ACK_WAIT_MS: '1000',
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   events = await EventPublisher.connect(stack.env.NATS_URL!);
 });
@@ -35,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await events?.close();
   await stack?.stop();
-  await nats?.stop();
 });
 
 function coinBoard(p: RegisteredPartner, query: Record<string, string | number | undefined>) {

@@ -9,7 +9,6 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { stackWith } from './support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -19,21 +18,16 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
  * beside the rest of the stack in this process.
  */
 
-let nats: PrivateNats | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 
-beforeAll(async () => {
-  nats = await startPrivateNats();
-});
+beforeAll(async () => {});
 
 // One stack at a time: two identities on one NATS server would answer each other's requests.
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-afterAll(async () => {
-  await nats?.stop();
-});
+afterAll(async () => {});
 
 const common = {
   AUTH_RATE_LIMIT_MAX: '1000',
@@ -48,7 +42,6 @@ async function stackAround(crashing: 'onboarding' | 'webhooks', env: Record<stri
     ...common,
     ...env,
     ...dbs.env,
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   const receiver = await startWebhookReceiver();
   cleanups.push(

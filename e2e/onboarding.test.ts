@@ -4,20 +4,16 @@ import { onboarding } from '@coin/contracts';
 import type { Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { stackWith } from './support/stack.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let nc: NatsConnection;
 let partner: RegisteredPartner;
 let other: RegisteredPartner;
 
 beforeAll(async () => {
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'onboarding'], {
     AUTH_RATE_LIMIT_MAX: '1000',
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   nc = await connectBus(stack.env.NATS_URL!, 'onboarding-test');
   partner = await registerAndLogin(stack.api);
@@ -27,7 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await nc?.close();
   await stack?.stop();
-  await nats?.stop();
 });
 
 async function onboard(p: RegisteredPartner, users: unknown[]) {

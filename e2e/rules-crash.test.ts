@@ -8,11 +8,9 @@ import {
 } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { createRule, onboardUsers, queryRulesDb, reward, userLedger, waitFor } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let rulesDbs: IsolatedDatabases;
 let rulesEnv: NodeJS.ProcessEnv;
@@ -21,9 +19,7 @@ let partner: RegisteredPartner;
 
 beforeAll(async () => {
   // Rules runs as a child process so that it can be killed with SIGKILL in the middle of rewards.
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'onboarding', 'wallet'], {
-    ...(nats ? { NATS_URL: nats.url } : {}),
     AUTH_RATE_LIMIT_MAX: '1000',
     REQUEST_TIMEOUT_MS: '3000',
   });
@@ -44,7 +40,6 @@ afterAll(async () => {
   await rules?.stop();
   await stack?.stop();
   await rulesDbs?.drop();
-  await nats?.stop();
 });
 
 const rulesDb = <T = any>(sql: string, params: unknown[] = []) =>

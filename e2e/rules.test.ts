@@ -3,18 +3,14 @@ import { ruleRewardedEvent } from '@coin/contracts';
 import type { Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { createRule, onboardUsers, queryRulesDb, reward, userLedger, waitFor } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let partner: RegisteredPartner;
 
 beforeAll(async () => {
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'onboarding', 'wallet', 'rules'], {
-    ...(nats ? { NATS_URL: nats.url } : {}),
     AUTH_RATE_LIMIT_MAX: '1000',
     REWARD_RETRY_POLL_MS: '50',
     REWARD_RETRY_BASE_MS: '100',
@@ -26,7 +22,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  await nats?.stop();
 });
 
 const rulesDb = <T = any>(sql: string, params: unknown[] = []) =>

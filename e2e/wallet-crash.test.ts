@@ -14,12 +14,10 @@ import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { waitFor } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 import { onboardWithData, TO_USER, transfer } from './support/wallet.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let walletDbs: IsolatedDatabases;
 let walletEnv: NodeJS.ProcessEnv;
@@ -40,12 +38,10 @@ async function walletDb<T = any>(sql: string, params: unknown[] = []): Promise<T
 }
 
 beforeAll(async () => {
-  nats = await startPrivateNats();
   // A wallet that dies mid-request leaves its callers waiting: a short gateway timeout lets them retry.
   stack = await stackWith(['identity', 'onboarding'], {
     AUTH_RATE_LIMIT_MAX: '1000',
     REQUEST_TIMEOUT_MS: '1500',
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   walletDbs = isolatedDatabases(['wallet']);
   walletEnv = { ...stack.env, ...walletDbs.env };
@@ -57,7 +53,6 @@ afterAll(async () => {
   await walletProcess?.stop();
   await stack?.stop();
   await walletDbs?.drop();
-  await nats?.stop();
 });
 
 /** Every transferCompleted event in this stack's stream. */

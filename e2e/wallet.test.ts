@@ -8,11 +8,9 @@ import type { Stack } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { stackWith } from './support/stack.ts';
 import { BALANCE, FROM_USER, HISTORY, onboardWithData, TO_USER, transfer } from './support/wallet.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 let nc: NatsConnection;
 let partner: RegisteredPartner;
@@ -66,11 +64,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => detailsServer.listen(0, '127.0.0.1', r));
   const { port } = detailsServer.address() as { port: number };
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'onboarding', 'wallet'], {
     AUTH_RATE_LIMIT_MAX: '1000',
     WALLET_USER_DETAILS_TIMEOUT_MS: '200',
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   nc = await connectBus(stack.env.NATS_URL!, 'wallet-test');
   partner = await registerAndLogin(stack.api, {
@@ -83,7 +79,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await nc?.close();
   await stack?.stop();
-  await nats?.stop();
   detailsServer?.close();
 });
 

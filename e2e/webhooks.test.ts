@@ -2,29 +2,24 @@ import type { Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { type PrivateNats, startPrivateNats } from './support/private-nats.ts';
 import { stackWith } from './support/stack.ts';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.ts';
 
-let nats: PrivateNats | undefined;
 let stack: Stack;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  nats = await startPrivateNats();
   stack = await stackWith(['identity', 'onboarding', 'webhooks'], {
     AUTH_RATE_LIMIT_MAX: '1000',
     WEBHOOK_RETRY_SCHEDULE_MS: '0,50,50,50,50',
     WEBHOOK_POLL_MS: '20',
     WEBHOOK_PARTNER_CACHE_MS: '0',
-    ...(nats ? { NATS_URL: nats.url } : {}),
   });
 });
 
 afterAll(async () => {
   for (const r of receivers) await r.close();
   await stack?.stop();
-  await nats?.stop();
 });
 
 async function partnerWithReceiver(): Promise<{

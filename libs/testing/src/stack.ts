@@ -42,6 +42,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // events) never reach each other. libs/bus and libs/events read it from the process environment.
   process.env.NATS_NAMESPACE ??= `t${randomBytes(5).toString('hex')}`;
   const env: NodeJS.ProcessEnv = {
+    NATS_URL: 'nats://127.0.0.1:4222',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    DATABASE_URL_BASE: 'postgres://postgres@127.0.0.1:5432',
     ...process.env,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...dbs.env,
