@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'e2e/**/*.test.ts', 'deploy/test/**/*.test.ts'],
+    include: [
+      'libs/*/test/**/*.test.ts',
+      'services/*/test/**/*.test.ts',
+      'e2e/**/*.test.ts',
+      'deploy/test/**/*.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     // Two cores: two test files at a time; each file starts its own services and databases.
