@@ -29,7 +29,9 @@ beforeAll(async () => {
   const { stackWith } = await import('./support/stack.ts');
   partners = await import('./support/partners.ts');
   rewards = await import('./support/rewards.ts');
-  stack = await stackWith(['identity', 'onboarding', 'wallet', 'rules'], { AUTH_RATE_LIMIT_MAX: '1000' });
+  stack = await stackWith(['identity', 'onboarding', 'wallet', 'rules', 'leaderboard'], {
+    AUTH_RATE_LIMIT_MAX: '1000',
+  });
 });
 
 afterAll(async () => {
@@ -125,7 +127,7 @@ describe('a partner call through the gateway', () => {
     expect(root.parentSpanContext?.spanId).toBe(callerSpanId);
   });
 
-  it('follows a reward by rule through rules, onboarding and the wallet hop, to the event published', async () => {
+  it('follows a reward by rule through rules, onboarding and the wallet hop, to the event and its consumer', async () => {
     const partner = await partners.registerAndLogin(stack.api);
     const token = partner.accessToken;
     const [userId] = await rewards.onboardUsers(stack.api, token, 1);
@@ -186,5 +188,11 @@ describe('a partner call through the gateway', () => {
 
     expect(published.spanContext().traceId).toBe(rulesServer.spanContext().traceId);
     expect(ancestry(published, traceOf(published))).toContain(walletServer);
+
+    // The leaderboard's consumer of that event continues the trace from the PRODUCER span.
+    const consumed = await waitForSpan(
+      (s) => s.kind === SpanKind.CONSUMER && s.parentSpanContext?.spanId === published.spanContext().spanId,
+    );
+    expect(consumed.attributes['messaging.consumer.group.name']).toMatch(/^leaderboard-transfers/);
   });
 });
