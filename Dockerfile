@@ -6,8 +6,9 @@ FROM node:24-slim AS deps
 WORKDIR /app
 COPY . .
 # Production dependencies of the deployables only (no test harness, no dev tools), then the
-# sources nothing in production runs.
-RUN npm ci --omit=dev --no-audit --no-fund \
+# sources nothing in production runs. `npm install` at the lock's versions rather than `npm ci`:
+# the lock omits other platforms' optional binaries of dev tools, which `npm ci` refuses.
+RUN npm install --omit=dev --no-audit --no-fund \
       --workspace=services/gateway --workspace=services/identity --workspace=services/onboarding \
       --workspace=services/rules --workspace=services/wallet --workspace=services/leaderboard \
       --workspace=services/webhooks \
