@@ -26,9 +26,14 @@ function keys(ref: BoardRef) {
   };
 }
 
-/** Writes a standing only if the board is ready and the standing is newer than what is there. */
+/**
+ * Writes a standing only if the board is ready and the standing is newer than what is there. While a
+ * rebuild holds the lock, its swap may replace this write with an older snapshot: the write marks the
+ * board dirty, so the rebuilder builds once more from a snapshot that has it.
+ */
 const UPDATE_SCRIPT = `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('SET', KEYS[5], '1') end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
   local score = redis.call('ZSCORE', KEYS[1], old)
@@ -81,6 +86,8 @@ type Scripts = {
     k1: string,
     k2: string,
     k3: string,
+    k4: string,
+    k5: string,
     userId: string,
     member: string,
     cents: string,
@@ -113,7 +120,7 @@ export class BoardIndex {
   constructor(redis: Redis, orm: Database, log: Logger) {
     this.orm = orm;
     this.log = log;
-    redis.defineCommand('lbUpdate', { numberOfKeys: 3, lua: UPDATE_SCRIPT });
+    redis.defineCommand('lbUpdate', { numberOfKeys: 5, lua: UPDATE_SCRIPT });
     redis.defineCommand('lbRead', { numberOfKeys: 3, lua: READ_SCRIPT });
     redis.defineCommand('lbSwap', { numberOfKeys: 5, lua: SWAP_SCRIPT });
     redis.defineCommand('lbRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
@@ -128,6 +135,8 @@ export class BoardIndex {
       k.ranking,
       k.members,
       k.ready,
+      k.lock,
+      k.dirty,
       standing.userId,
       memberOf(standing.userId, standing.reachedMs),
       cents,
