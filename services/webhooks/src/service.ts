@@ -3,6 +3,7 @@ import { openDatabase, requestScope } from '@coin/db';
 import { createLogger, type Stoppable } from '@coin/telemetry';
 import { webhooksConfig } from './config.ts';
 import { startDispatcher } from './delivery/dispatcher.ts';
+import { watchDeliveries } from './delivery/metrics.ts';
 import { consumeOnboardingEvents } from './delivery/onboarding-consumer.ts';
 import type { WebhooksDeps } from './deps.ts';
 import { webhooksEntities } from './entities.ts';
@@ -21,6 +22,7 @@ export async function startWebhooks(env: NodeJS.ProcessEnv = process.env): Promi
   });
   const nc = await connectBus(config.NATS_URL, 'webhooks');
   const dispatcher = startDispatcher({ orm, nc, log, config });
+  const unwatch = watchDeliveries(orm);
   const consumer = await consumeOnboardingEvents({
     orm,
     nc,
@@ -42,6 +44,7 @@ export async function startWebhooks(env: NodeJS.ProcessEnv = process.env): Promi
   return {
     async stop() {
       await service.stop();
+      unwatch();
       await consumer.stop();
       await dispatcher.stop();
       await nc.drain();

@@ -4,6 +4,7 @@ import { AppError } from '@coin/errors';
 import { serializeTraceContext } from '@coin/telemetry';
 import type { WalletDeps } from '../deps.ts';
 import { transferEntryView } from '../ledger/entry-view.ts';
+import { ledgerTransfers } from '../ledger/metrics.ts';
 import { requestHash } from '../ledger/request-hash.ts';
 import type { Direction } from '../ledger/transfer-batcher.ts';
 
@@ -41,6 +42,7 @@ export function transferHandler(deps: WalletDeps, op: TransferOperation, directi
       to: toUser ? userParty : partnerParty,
       traceContext: serializeTraceContext(),
     });
+    ledgerTransfers.inc({ direction, outcome: result.outcome });
     switch (result.outcome) {
       case 'done':
       case 'replay':

@@ -3,6 +3,7 @@ import type { Database } from '@coin/db';
 import { createOutboundClient } from '@coin/outbound';
 import type { Logger } from '@coin/telemetry';
 import type { WebhooksConfig } from '../config.ts';
+import { webhookAttempts } from './metrics.ts';
 import { partnerEndpoints } from './partner-endpoints.ts';
 import { signedHeaders } from './signing.ts';
 
@@ -153,6 +154,9 @@ export function startDispatcher(deps: {
           'INSERT INTO disabled_endpoints (partner_id, url) VALUES (?, ?) ON CONFLICT DO NOTHING',
           [d.partner_id, o.url],
         );
+    });
+    webhookAttempts.inc({
+      outcome: delivered ? 'delivered' : gone ? 'disabled' : exhausted ? 'failed' : 'retry',
     });
     if (gone) log.warn({ deliveryId: d.id, url: o.url }, 'endpoint answered 410 Gone; disabled');
   }

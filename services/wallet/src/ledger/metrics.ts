@@ -1,0 +1,8 @@
+import { counter } from '@coin/telemetry';
+
+/** Every transfer the ledger decided, by direction and outcome (`done`, `replay`, `insufficient`, …). */
+export const ledgerTransfers = counter({
+  name: 'coin_ledger_transfers_total',
+  help: 'Transfers decided by the ledger, by direction and outcome',
+  labelNames: ['direction', 'outcome'] as const,
+});
