@@ -51,7 +51,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...opts.env,
   };
   const running = new Map<string, Stoppable>();
-  for (const name of names) running.set(name, await opts.services[name](env));
+  const probe = await connectBus(env.NATS_URL!, 'test-stack');
+  // A service counts as started once the server routes to it: its PING answers (its endpoints
+  // subscribed before its discovery subjects, on the same connection).
+  async function start(name: string): Promise<void> {
+    running.set(name, await opts.services[name](env));
+    const deadline = Date.now() + 10_000;
+    while ((await pingService(probe, name, 100)).length === 0) {
+      if (Date.now() > deadline) throw new Error(`${name} started but does not answer PING`);
+    }
+  }
+  for (const name of names) await start(name);
   let gateway: (Stoppable & { url: string }) | undefined;
   if (opts.gateway) gateway = await opts.gateway({ ...env, PORT: '0', READY_SERVICES: names.join(',') });
   const url = gateway?.url ?? '';
@@ -64,11 +74,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       running.delete(name);
     },
     async startService(name) {
-      if (!running.has(name)) running.set(name, await opts.services[name](env));
+      if (!running.has(name)) await start(name);
     },
     async stop() {
       await gateway?.stop();
       for (const s of running.values()) await s.stop();
+      await probe.close();
       await dropStream(env);
       await dbs.drop();
     },
