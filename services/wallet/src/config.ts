@@ -7,7 +7,7 @@ const schema = baseConfigSchema.extend({
   /** The most transfers one database transaction applies (1 = a transaction per transfer). */
   WALLET_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
   /** Batches in flight at once per replica; each holds one database connection. */
-  WALLET_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WALLET_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   WALLET_DB_POOL: z.coerce.number().int().min(2).max(200).default(10),
   /** How long an idempotency key is kept; never less than a day. */
   WALLET_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(72),
