@@ -1,19 +1,7 @@
-/**
- * `make bench` scenario `leaderboard`:
- * (a) freshness: time from a transfer's 200 to the transfer showing on the coin board (the user's
- *     userPosition amount), over 200 transfers made one after another;
- * (b) reads: the coin board's page 1 (limit 10) of a 5,000-user month from 64 concurrent clients,
- *     beside the leaderboard's ping (gateway → NATS → service → reply, no Redis, no Postgres) from
- *     the same clients in the same command.
- * The gateway and the leaderboard run as child processes (each its own event loop, as deployed);
- * identity, onboarding, wallet and the load generator run in this process.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
-import { apiClient, isolatedDatabases, spawnService, startStack } from '@coin/testing';
+import { apiClient, isolatedDatabases, spawnGateway, spawnService, startStack } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
 import { Pool } from 'undici';
 import { EventPublisher } from '../e2e/support/leaderboard.ts';
@@ -25,36 +13,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CLIENTS = 64;
 const FRESHNESS_TRANSFERS = 200;
 const BOARD_USERS = 5000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startGatewayProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['services/gateway/src/main.ts'], {
-    env: { ...env, PORT: String(port), READY_SERVICES: 'identity,onboarding,wallet,leaderboard' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const ok = await fetch(`${url}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, child };
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('gateway did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -137,7 +95,7 @@ async function run(): Promise<void> {
   const leaderboardDb = isolatedDatabases(['leaderboard']);
   const env = { ...stack.env, ...leaderboardDb.env };
   const leaderboard = await spawnService('leaderboard', env);
-  const gateway = await startGatewayProcess(env);
+  const gateway = await spawnGateway(env, ['identity', 'onboarding', 'wallet', 'leaderboard']);
   const events = await EventPublisher.connect(env.NATS_URL ?? 'nats://127.0.0.1:4222');
   try {
     const api = apiClient(gateway.url);
@@ -186,7 +144,7 @@ async function run(): Promise<void> {
     );
   } finally {
     await events.close();
-    gateway.child.kill('SIGTERM');
+    await gateway.stop();
     await leaderboard.stop();
     await stack.stop();
     await leaderboardDb.drop();

@@ -6,15 +6,14 @@
  * naive ledger would run (one transaction per transfer, one partner row) and as configured by
  * default (partner account in 8 shards, concurrent transfers batched into one transaction).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { databaseUrlFor } from '@coin/config';
 import { dropDatabase, ensureDatabase } from '@coin/db';
 import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
-import { apiClient, isolatedDatabases, spawnService, startStack } from '@coin/testing';
+import { apiClient, isolatedDatabases, spawnGateway, spawnService, startStack } from '@coin/testing';
 import { verifyLedger } from '@coin/wallet';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -37,17 +36,6 @@ const CONFIGS = [
   },
   { label: 'default: 8 partner shards, batched transactions', env: {} },
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** CPU seconds (user + system) of processes, from /proc. */
 function cpuSeconds(pids: number[]): number {
@@ -145,25 +133,6 @@ async function load(url: string, token: string, users: string[], seconds: number
   return { transfers: latencies.length, errors, seconds: elapsed, p50: at(0.5), p99: at(0.99) };
 }
 
-async function startGatewayProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['services/gateway/src/main.ts'], {
-    env: { ...env, PORT: String(port), READY_SERVICES: 'identity,onboarding,wallet' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const ok = await fetch(`${url}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, child };
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('gateway did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function onboard(url: string, token: string): Promise<string[]> {
   const api = apiClient(url);
   const users = Array.from({ length: USERS }, (_, i) => ({
@@ -188,7 +157,7 @@ async function run(): Promise<void> {
   const walletDb = isolatedDatabases(['wallet']);
   const env = { ...stack.env, ...walletDb.env };
   let wallet = await spawnService('wallet', env);
-  const gateway = await startGatewayProcess(env);
+  const gateway = await spawnGateway(env, ['identity', 'onboarding', 'wallet']);
   try {
     const api = apiClient(gateway.url);
     const email = `bench-${randomUUID()}@example.com`;
@@ -263,7 +232,7 @@ async function run(): Promise<void> {
     );
   } finally {
     await wallet.stop();
-    gateway.child.kill('SIGTERM');
+    await gateway.stop();
     await stack.stop();
     await walletDb.drop();
   }

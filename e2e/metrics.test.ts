@@ -1,10 +1,4 @@
-/**
- * Prometheus metrics as an operator scrapes them: the gateway's `/metrics` on its own port, and a
- * service process's on its METRICS_PORT (with `/health` and `/ready` for probes), both moving as
- * calls go through.
- */
-import { createServer } from 'node:net';
-import { type ServiceProcess, type Stack, spawnService } from '@coin/testing';
+import { freePort, type ServiceProcess, type Stack, spawnService } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerBody } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
@@ -20,17 +14,6 @@ afterAll(async () => {
   await identity?.stop();
   await stack?.stop();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The value of one series in Prometheus text, 0 when it is not there yet. */
 function sample(text: string, series: string): number {

@@ -2,11 +2,14 @@ export { type IsolatedDatabases, isolatedDatabases } from './databases.ts';
 export { type ApiClient, type ApiResponse, apiClient, type CallOptions } from './http.ts';
 export { ensureServers } from './servers.ts';
 export {
+  freePort,
+  type GatewayProcess,
   type GatewayStarter,
   type ServiceProcess,
   type Stack,
   type StackOptions,
   type Starter,
+  spawnGateway,
   spawnService,
   startStack,
 } from './stack.ts';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connectBus, pingService } from '@coin/bus';
 import { streamName } from '@coin/events';
@@ -144,6 +145,60 @@ export async function spawnService(
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A TCP port nothing listens on right now, on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the gateway as a child process on a free port (benchmarks measure it apart from the load
+ * generator), and waits until its /health answers.
+ */
+export async function spawnGateway(
+  env: NodeJS.ProcessEnv,
+  readyServices: readonly string[],
+): Promise<GatewayProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...NODE_ARGS, 'services/gateway/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...env, PORT: String(port), READY_SERVICES: readyServices.join(',') },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('gateway did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
