@@ -16,6 +16,7 @@ import { startStack } from '@coin/testing';
 import { startWebhooks } from '@coin/webhooks';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { registerAndLogin } from '../e2e/support/partners.ts';
 import type { Scenario } from './scenarios.ts';
 
 const USERS = 100_000;
@@ -92,22 +93,8 @@ async function run(): Promise<void> {
   });
   const hook = await receiver();
   try {
-    const email = `bench-${randomUUID()}@example.com`;
-    const password = 'correct horse battery staple';
-    const reg = await stack.api.post('/api/v1/ufel/partners', {
-      applicationName: 'Bench',
-      redirectUrl: 'https://bench.example/r',
-      webRedirectUrl: 'https://bench.example/w',
-      mobileRedirectUrl: 'bench://cb',
-      email,
-      partnerName: 'Bench',
-      password,
-      confirmPassword: password,
-      userDetailsUrl: 'https://bench.example/users',
-      webhookUrl: hook.url,
-    });
-    const login = await stack.api.post('/api/v1/ufel/partners/login', { email, password });
-    const token = login.body.data.tokens.accessToken as string;
+    const partner = await registerAndLogin(stack.api, { webhookUrl: hook.url });
+    const token = partner.accessToken;
     const users = makeUsers();
     const body = JSON.stringify({ users });
 
@@ -123,7 +110,7 @@ async function run(): Promise<void> {
     ]);
     const failed = JSON.parse(hook.body()).failed.length;
 
-    const copyMs = await copyBaseline(users, reg.body.data.partnerId);
+    const copyMs = await copyBaseline(users, partner.partnerId);
     const totalMs = arrived - began;
     console.log(
       `users in the call:                 ${USERS.toLocaleString('en')} (${(body.length / 2 ** 20).toFixed(1)} MiB)`,

@@ -17,6 +17,7 @@ import { apiClient, isolatedDatabases, spawnGateway, spawnService, startStack } 
 import { verifyLedger } from '@coin/wallet';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { registerAndLogin } from '../e2e/support/partners.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -160,21 +161,7 @@ async function run(): Promise<void> {
   const gateway = await spawnGateway(env, ['identity', 'onboarding', 'wallet']);
   try {
     const api = apiClient(gateway.url);
-    const email = `bench-${randomUUID()}@example.com`;
-    const password = 'correct horse battery staple';
-    await api.post('/api/v1/ufel/partners', {
-      applicationName: 'Bench',
-      redirectUrl: 'https://bench.example/r',
-      webRedirectUrl: 'https://bench.example/w',
-      mobileRedirectUrl: 'bench://cb',
-      email,
-      partnerName: 'Bench',
-      password,
-      confirmPassword: password,
-      userDetailsUrl: 'https://bench.example/users',
-    });
-    const login = await api.post('/api/v1/ufel/partners/login', { email, password });
-    const token = login.body.data.tokens.accessToken as string;
+    const token = (await registerAndLogin(api)).accessToken;
     const users = await onboard(gateway.url, token);
 
     const rows: { label: string; r: LoadResult; cpu: Record<string, number> }[] = [];
