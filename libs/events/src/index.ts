@@ -9,4 +9,5 @@ export {
   type RelayOptions,
   startOutboxRelay,
 } from './outbox.ts';
+export { type PollLoop, startPollLoop } from './poll-loop.ts';
 export { EVENTS_STREAM, ensureEventsStream } from './stream.ts';

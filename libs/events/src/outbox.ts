@@ -12,6 +12,7 @@ import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { outboxPublished, watchOutbox } from './metrics.ts';
 import { qualifiedSubject } from './namespace.ts';
+import { startPollLoop } from './poll-loop.ts';
 import { ensureEventsStream } from './stream.ts';
 
 /** Each service that publishes includes this migration: its outbox and its applied-event ids. */
@@ -98,9 +99,6 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const interval = opts.intervalMs ?? 100;
   const batch = opts.batchSize ?? 200;
   const service = opts.service ?? String(opts.log.bindings().service ?? 'unknown');
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let pendingWake = false;
 
   let streamReady = false;
 
@@ -157,29 +155,11 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
     });
   }
 
-  const loop = (async () => {
-    while (!stopped) {
-      let published = 0;
-      try {
-        published = await relayOnce();
-      } catch (err) {
-        opts.log.warn({ err }, 'outbox relay failed; will retry');
-      }
-      if (published > 0 || stopped) continue;
-      if (pendingWake) {
-        pendingWake = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, interval);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
+  const loop = startPollLoop({
+    once: relayOnce,
+    intervalMs: interval,
+    onError: (err) => opts.log.warn({ err }, 'outbox relay failed; will retry'),
+  });
 
   async function backlog(): Promise<{ pending: number; oldestSeconds: number }> {
     const [row] = await opts.orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
@@ -191,16 +171,11 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const unwatch = watchOutbox(service, backlog);
 
   return {
-    notify() {
-      if (wake) wake();
-      else pendingWake = true;
-    },
+    notify: loop.notify,
     backlog,
     async stop() {
       unwatch();
-      stopped = true;
-      wake?.();
-      await loop;
+      await loop.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from '@coin/db';
+import { startPollLoop } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { MailTransport } from './transport.ts';
 
@@ -43,9 +44,6 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): n
  */
 export function startMailRelay(opts: MailRelayOptions): MailRelay {
   const batch = opts.batchSize ?? 50;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let pendingWake = false;
 
   async function settle(id: string, sql: string, params: unknown[] = []): Promise<void> {
     await opts.orm.em
@@ -98,39 +96,16 @@ export function startMailRelay(opts: MailRelayOptions): MailRelay {
     return rows.length;
   }
 
-  const loop = (async () => {
-    while (!stopped) {
-      let claimed = 0;
-      try {
-        claimed = await relayOnce();
-      } catch (err) {
-        opts.log.warn({ err }, 'mail relay failed; will retry');
-      }
-      if (claimed > 0 || stopped) continue;
-      if (pendingWake) {
-        pendingWake = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, opts.pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
+  const loop = startPollLoop({
+    once: relayOnce,
+    intervalMs: opts.pollMs,
+    onError: (err) => opts.log.warn({ err }, 'mail relay failed; will retry'),
+  });
 
   return {
-    notify() {
-      if (wake) wake();
-      else pendingWake = true;
-    },
+    notify: loop.notify,
     async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      await loop.stop();
       opts.transport.close();
     },
   };

@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@coin/bus';
 import type { Database } from '@coin/db';
+import { startPollLoop } from '@coin/events';
 import { createOutboundClient } from '@coin/outbound';
 import type { Logger } from '@coin/telemetry';
 import type { WebhooksConfig } from '../config.ts';
@@ -51,9 +52,6 @@ export function startDispatcher(deps: {
     connections: config.WEBHOOK_CONCURRENCY,
   });
   const endpointOf = partnerEndpoints(deps.nc, config.WEBHOOK_PARTNER_CACHE_MS, config.REQUEST_TIMEOUT_MS);
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let pendingWake = false;
 
   async function claim(): Promise<Claimed[]> {
     return orm.em.fork().transactional(async (tx) => {
@@ -175,39 +173,16 @@ export function startDispatcher(deps: {
     return due.length;
   }
 
-  const loop = (async () => {
-    while (!stopped) {
-      let sent = 0;
-      try {
-        sent = await dispatchOnce();
-      } catch (err) {
-        log.warn({ err }, 'webhook dispatch failed; will retry');
-      }
-      if (sent > 0 || stopped) continue;
-      if (pendingWake) {
-        pendingWake = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config.WEBHOOK_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
+  const loop = startPollLoop({
+    once: dispatchOnce,
+    intervalMs: config.WEBHOOK_POLL_MS,
+    onError: (err) => log.warn({ err }, 'webhook dispatch failed; will retry'),
+  });
 
   return {
-    notify() {
-      if (wake) wake();
-      else pendingWake = true;
-    },
+    notify: loop.notify,
     async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      await loop.stop();
       await http.close();
     },
   };
