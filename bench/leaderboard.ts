@@ -3,20 +3,16 @@ import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
 import { apiClient, isolatedDatabases, spawnGateway, spawnService, startStack } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
-import { Pool } from 'undici';
 import { EventPublisher } from '../e2e/support/leaderboard.ts';
 import { registerAndLogin } from '../e2e/support/partners.ts';
 import { onboardUsers } from '../e2e/support/rewards.ts';
+import { closedLoop, quantile } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CLIENTS = 64;
 const FRESHNESS_TRANSFERS = 200;
 const BOARD_USERS = 5000;
-
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
 
 const cents = (text: string) => Math.round(Number(text) * 100);
 
@@ -51,40 +47,12 @@ async function freshness(url: string, token: string, users: string[]): Promise<n
 }
 
 /** (b) `CLIENTS` clients asking `path` for `seconds`: requests per second and latencies. */
-async function load(url: string, token: string, path: string, seconds: number) {
-  const pool = new Pool(url, { connections: CLIENTS });
-  const latencies: number[] = [];
-  let errors = 0;
-  const began = performance.now();
-  const until = began + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        try {
-          const res = await pool.request({
-            method: 'GET',
-            path,
-            headers: { authorization: `Bearer ${token}` },
-          });
-          await res.body.text();
-          if (res.statusCode === 200) latencies.push(performance.now() - t0);
-          else errors += 1;
-        } catch {
-          errors += 1;
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - began) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  return {
-    rate: latencies.length / elapsed,
-    errors,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-  };
+function load(url: string, token: string, path: string, seconds: number) {
+  return closedLoop(url, CLIENTS, seconds, () => ({
+    method: 'GET',
+    path,
+    headers: { authorization: `Bearer ${token}` },
+  }));
 }
 
 async function run(): Promise<void> {

@@ -13,22 +13,14 @@ import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { type ApiClient, startStack } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
-import { Pool } from 'undici';
 import { registerAndLogin } from '../e2e/support/partners.ts';
+import { closedLoop, type LoadFigures } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENTS = 32;
 const USERS = 9000;
 const SPREAD_RULES = CLIENTS;
-
-interface Figures {
-  ok: number;
-  errors: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-}
 
 async function onboard(api: ApiClient, token: string, count: number): Promise<string[]> {
   const users = Array.from({ length: count }, () => ({ userId: randomUUID(), userData: {} }));
@@ -41,44 +33,27 @@ async function onboard(api: ApiClient, token: string, count: number): Promise<st
 }
 
 /** `CLIENTS` clients, each request taking the next user, until the time or the users run out. */
-async function drive(
+function drive(
   url: string,
   users: string[],
   seconds: number,
   request: (userId: string) => { path: string; body: unknown; token: string },
-): Promise<Figures> {
-  const pool = new Pool(url, { connections: CLIENTS });
-  const latencies: number[] = [];
-  let errors = 0;
+): Promise<LoadFigures> {
   let next = 0;
-  const began = performance.now();
-  const until = began + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < until && next < users.length) {
-        const { path, body, token } = request(users[next++]);
-        const t0 = performance.now();
-        const res = await pool.request({
-          method: 'POST',
-          path,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        await res.body.text();
-        if (res.statusCode === 200) latencies.push(performance.now() - t0);
-        else errors += 1;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - began) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { ok: latencies.length, errors, seconds: elapsed, p50: at(0.5), p99: at(0.99) };
+  return closedLoop(url, CLIENTS, seconds, () => {
+    if (next >= users.length) return undefined;
+    const { path, body, token } = request(users[next++]);
+    return {
+      method: 'POST',
+      path,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    };
+  });
 }
 
-function print(label: string, f: Figures): number {
-  const rate = f.ok / f.seconds;
+function print(label: string, f: LoadFigures): number {
+  const rate = f.rate;
   console.log(
     `${label.padEnd(44)} ${rate.toFixed(0).padStart(6)}/s  p50 ${f.p50.toFixed(1)} ms  p99 ${f.p99.toFixed(1)} ms  ` +
       `(${f.ok} ok, ${f.errors} errors, ${f.seconds.toFixed(1)} s)`,

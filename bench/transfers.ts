@@ -16,8 +16,8 @@ import { startOnboarding } from '@coin/onboarding';
 import { apiClient, isolatedDatabases, spawnGateway, spawnService, startStack } from '@coin/testing';
 import { verifyLedger } from '@coin/wallet';
 import pg from 'pg';
-import { Pool } from 'undici';
 import { registerAndLogin } from '../e2e/support/partners.ts';
+import { closedLoop, type LoadFigures } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -88,50 +88,18 @@ async function runPgbench(seconds: number): Promise<number> {
   }
 }
 
-interface LoadResult {
-  transfers: number;
-  errors: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-}
-
 /** `CLIENTS` concurrent clients sending keyed partner → user transfers for `seconds`. */
-async function load(url: string, token: string, users: string[], seconds: number): Promise<LoadResult> {
-  const pool = new Pool(url, { connections: CLIENTS });
-  const latencies: number[] = [];
-  let errors = 0;
-  const began = performance.now();
-  const until = began + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        try {
-          const res = await pool.request({
-            method: 'POST',
-            path: '/api/v1/laas/coins/transfer-to-user-wallet',
-            headers: {
-              authorization: `Bearer ${token}`,
-              'content-type': 'application/json',
-              'idempotency-key': randomUUID(),
-            },
-            body: JSON.stringify({ userId: users[Math.floor(Math.random() * users.length)], coins: 1.5 }),
-          });
-          await res.body.text();
-          if (res.statusCode === 200) latencies.push(performance.now() - t0);
-          else errors += 1;
-        } catch {
-          errors += 1;
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - began) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { transfers: latencies.length, errors, seconds: elapsed, p50: at(0.5), p99: at(0.99) };
+function load(url: string, token: string, users: string[], seconds: number): Promise<LoadFigures> {
+  return closedLoop(url, CLIENTS, seconds, () => ({
+    method: 'POST',
+    path: '/api/v1/laas/coins/transfer-to-user-wallet',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({ userId: users[Math.floor(Math.random() * users.length)], coins: 1.5 }),
+  }));
 }
 
 async function onboard(url: string, token: string): Promise<string[]> {
@@ -164,7 +132,7 @@ async function run(): Promise<void> {
     const token = (await registerAndLogin(api)).accessToken;
     const users = await onboard(gateway.url, token);
 
-    const rows: { label: string; r: LoadResult; cpu: Record<string, number> }[] = [];
+    const rows: { label: string; r: LoadFigures; cpu: Record<string, number> }[] = [];
     for (const config of CONFIGS) {
       await wallet.stop();
       wallet = await spawnService('wallet', { ...env, ...config.env });
@@ -199,7 +167,7 @@ async function run(): Promise<void> {
     console.log('         wallet, identity, onboarding, NATS and Postgres (synchronous_commit on)');
     console.log(`pgbench tpcb-like, scale 10, 16 clients, ${SECONDS} s:   ${pgbenchTps.toFixed(0)} tps`);
     for (const { label, r, cpu } of rows) {
-      const tps = r.transfers / r.seconds;
+      const tps = r.rate;
       console.log(`\ntransfers, ${CLIENTS} clients, ${SECONDS} s, ${label}`);
       console.log(
         `  ${tps.toFixed(0)} transfers/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   errors ${r.errors}`,
