@@ -4,7 +4,7 @@ import type { Logger } from '@coin/telemetry';
 import type { Redis } from 'ioredis';
 import { type BoardRef, boardKey } from './boards.ts';
 import { amountText, centsOf, memberOf, userIdOf } from './ranking.ts';
-import { allStandings, listBoards, type Standing } from './standings.ts';
+import { allStandings, findStanding, listBoards, type Standing } from './standings.ts';
 
 /**
  * Keys of one board. The partner id in braces is a Redis Cluster hash tag, so every key of a
@@ -21,25 +21,40 @@ function keys(ref: BoardRef) {
     ready: `${base}:ready`,
     /** Set by whoever finds the board missing; the rebuilder builds until it stays clear. */
     dirty: `${base}:dirty`,
+    /** Users whose standing changed while a rebuild held the lock; its swap waits until they are staged. */
+    pending: `${base}:pending`,
     lock: `${base}:lock`,
     staging: (token: string) => ({ ranking: `${base}:tmp:${token}:z`, members: `${base}:tmp:${token}:m` }),
   };
 }
 
 /**
- * Writes a standing only if the board is ready and the standing is newer than what is there. While a
- * rebuild holds the lock, its swap may replace this write with an older snapshot: the write marks the
- * board dirty, so the rebuilder builds once more from a snapshot that has it.
+ * Writes a standing when the board is ready (1), unless what is there is newer. While a rebuild holds
+ * the lock, the user is also noted in `pending`, whose swap stages that user again from Postgres
+ * first: the write can never be replaced by an older snapshot. Not ready: 2 if a rebuild is under way
+ * (it will stage the user), 0 if the board needs one.
  */
 const UPDATE_SCRIPT = `
-if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
-if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('SET', KEYS[5], '1') end
+local building = redis.call('EXISTS', KEYS[4]) == 1
+if building then redis.call('SADD', KEYS[5], ARGV[1]) end
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  if building then return 2 end
+  return 0
+end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
   local score = redis.call('ZSCORE', KEYS[1], old)
   if score and tonumber(score) >= tonumber(ARGV[3]) then return 1 end
   redis.call('ZREM', KEYS[1], old)
 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;
+
+/** Puts a standing read from Postgres into a staged copy, replacing the user's older entry. */
+const STAGE_SCRIPT = `
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then redis.call('ZREM', KEYS[1], old) end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
@@ -59,8 +74,12 @@ if ARGV[3] ~= '' then
 end
 return {count, page, rank, score}`;
 
-/** Replaces the board with the staged copy and marks it ready, in one step. */
+/**
+ * Replaces the board with the staged copy and marks it ready, in one step; refused (0) while users
+ * changed during the rebuild are still to be staged.
+ */
 const SWAP_SCRIPT = `
+if redis.call('SCARD', KEYS[6]) > 0 then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('RENAME', KEYS[4], KEYS[1]) end
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[2]) end
@@ -92,6 +111,7 @@ type Scripts = {
     member: string,
     cents: string,
   ): Promise<number>;
+  lbStage(k1: string, k2: string, userId: string, member: string, cents: string): Promise<number>;
   lbRead(
     k1: string,
     k2: string,
@@ -100,7 +120,15 @@ type Scripts = {
     stop: string,
     userId: string,
   ): Promise<[number, string[], number, string] | null>;
-  lbSwap(k1: string, k2: string, k3: string, k4: string, k5: string, stamp: string): Promise<number>;
+  lbSwap(
+    k1: string,
+    k2: string,
+    k3: string,
+    k4: string,
+    k5: string,
+    k6: string,
+    stamp: string,
+  ): Promise<number>;
   lbRelease(k1: string, token: string): Promise<number>;
 };
 
@@ -122,7 +150,8 @@ export class BoardIndex {
     this.log = log;
     redis.defineCommand('lbUpdate', { numberOfKeys: 5, lua: UPDATE_SCRIPT });
     redis.defineCommand('lbRead', { numberOfKeys: 3, lua: READ_SCRIPT });
-    redis.defineCommand('lbSwap', { numberOfKeys: 5, lua: SWAP_SCRIPT });
+    redis.defineCommand('lbStage', { numberOfKeys: 2, lua: STAGE_SCRIPT });
+    redis.defineCommand('lbSwap', { numberOfKeys: 6, lua: SWAP_SCRIPT });
     redis.defineCommand('lbRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.redis = redis as Redis & Scripts;
   }
@@ -136,7 +165,7 @@ export class BoardIndex {
       k.members,
       k.ready,
       k.lock,
-      k.dirty,
+      k.pending,
       standing.userId,
       memberOf(standing.userId, standing.reachedMs),
       cents,
@@ -242,13 +271,16 @@ export class BoardIndex {
 
   /**
    * Stages the board from one Postgres snapshot and swaps it in. A standing committed after the
-   * snapshot either found the board not ready (and set `dirty`, so the loop builds again) or was
-   * written after the swap by its own update.
+   * snapshot is either written after the swap by its own update, or its update ran while this build
+   * held the lock and noted the user in `pending`: the swap is refused until those users are staged
+   * again from Postgres (after their commit), so the swapped-in board has every committed standing.
    */
   private async build(ref: BoardRef, token: string): Promise<void> {
     const k = keys(ref);
     const staging = k.staging(token);
     const began = performance.now();
+    // Users noted before this snapshot are in it.
+    await this.redis.del(k.pending);
     const standings = await allStandings(this.orm.em.fork(), ref);
     await this.redis.del(staging.ranking, staging.members);
     for (let i = 0; i < standings.length; i += WRITE_BATCH) {
@@ -260,14 +292,31 @@ export class BoardIndex {
       }
       await pipeline.exec();
     }
-    await this.redis.lbSwap(
-      k.ranking,
-      k.members,
-      k.ready,
-      staging.ranking,
-      staging.members,
-      new Date().toISOString(),
-    );
+    for (;;) {
+      const swapped = await this.redis.lbSwap(
+        k.ranking,
+        k.members,
+        k.ready,
+        staging.ranking,
+        staging.members,
+        k.pending,
+        new Date().toISOString(),
+      );
+      if (swapped === 1) break;
+      const changed = await this.redis.spop(k.pending, WRITE_BATCH);
+      const em = this.orm.em.fork();
+      for (const userId of changed) {
+        const s = await findStanding(em, ref, userId);
+        if (s)
+          await this.redis.lbStage(
+            staging.ranking,
+            staging.members,
+            s.userId,
+            memberOf(s.userId, s.reachedMs),
+            String(centsOf(s.amount)),
+          );
+      }
+    }
     this.log.info(
       { board: boardKey(ref), users: standings.length, ms: Math.round(performance.now() - began) },
       'leaderboard index rebuilt',
