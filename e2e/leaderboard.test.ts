@@ -7,6 +7,7 @@ import {
   EventPublisher,
   eventually,
   forgetPartnerIndex,
+  indexReady,
   sumCoins,
   wholeCoinBoard,
 } from './support/leaderboard.ts';
@@ -289,6 +290,35 @@ describe('losing the Redis index', () => {
     expect(stdout).toMatch(/rebuilt \d+ board\(s\)/);
     expect(await wholeCoinBoard(stack.api, p.accessToken, 2024, 7)).toEqual(before);
   });
+});
+
+describe('credits arriving during a rebuild', () => {
+  it('are all on the board once the rebuilt index is served', async () => {
+    const p = await registerAndLogin(stack.api);
+    const redisUrl = stack.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    // A board large enough that rebuilding it takes a while.
+    const seeded = Array.from({ length: 1500 }, () => randomUUID());
+    await Promise.all(seeded.map((u) => events.credit(p.partnerId, u, '1', '2024-09-01T00:00:00.000Z')));
+    await eventually(async () => {
+      expect(await indexReady(redisUrl, p.partnerId, 'coins:2024-09')).toBe(true);
+      expect(await wholeCoinBoard(stack.api, p.accessToken, 2024, 9)).toHaveLength(seeded.length);
+    });
+
+    expect(await forgetPartnerIndex(redisUrl, p.partnerId)).toBeGreaterThan(0);
+    // The read starts the rebuild; the credits published beside it are applied while it runs.
+    const late = Array.from({ length: 100 }, () => randomUUID());
+    await Promise.all([
+      wholeCoinBoard(stack.api, p.accessToken, 2024, 9),
+      ...late.map((u, i) => events.credit(p.partnerId, u, `${2 + i}`, '2024-09-02T00:00:00.000Z')),
+    ]);
+    await eventually(async () => {
+      expect(await indexReady(redisUrl, p.partnerId, 'coins:2024-09')).toBe(true);
+      const board = await wholeCoinBoard(stack.api, p.accessToken, 2024, 9);
+      expect(board).toHaveLength(seeded.length + late.length);
+      // The latecomers hold 2 to 101 coins: they are the top of the board, richest first.
+      expect(board.slice(0, late.length).map((e) => e.userId)).toEqual([...late].reverse());
+    });
+  }, 60_000);
 });
 
 describe('a consumer killed mid-stream', () => {

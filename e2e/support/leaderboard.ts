@@ -157,3 +157,13 @@ export function sumCoins(amounts: readonly string[]): string {
   }
   return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 }
+
+/** Whether the Redis index of a partner's board is complete (its `ready` mark is set). */
+export async function indexReady(redisUrl: string, partnerId: string, board: string): Promise<boolean> {
+  const redis = new Redis(redisUrl);
+  try {
+    return (await redis.exists(`lb:v1:{${partnerId}}:${board}:ready`)) === 1;
+  } finally {
+    redis.disconnect();
+  }
+}
