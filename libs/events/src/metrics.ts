@@ -1,4 +1,4 @@
-import { counter, gauge, histogram } from '@coin/telemetry';
+import { counter, gauge, histogram, oneReadPerScrape } from '@coin/telemetry';
 
 type Backlog = () => Promise<{ pending: number; oldestSeconds: number }>;
 
@@ -56,7 +56,7 @@ export const outboxPublished = counter({
 
 /** Reports a relay's backlog at every scrape until the returned function is called. */
 export function watchOutbox(service: string, backlog: Backlog): () => void {
-  outboxes.set(service, backlog);
+  outboxes.set(service, oneReadPerScrape(backlog));
   return () => {
     outboxes.delete(service);
     outboxBacklog.remove({ service });

@@ -9,6 +9,7 @@ export {
   LATENCY_BUCKETS,
   type MetricsServer,
   metricsRegistry,
+  oneReadPerScrape,
   renderMetrics,
   startMetricsServer,
 } from './metrics.ts';

@@ -47,6 +47,24 @@ export function histogram<L extends string>(config: HistogramConfiguration<L>): 
   );
 }
 
+/**
+ * Several gauges often report parts of one reading (a backlog's size and its oldest age): this
+ * shares one read between the collects of a scrape instead of querying once per gauge.
+ */
+export function oneReadPerScrape<T>(read: () => Promise<T>, reuseMs = 1000): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (!last || performance.now() - last.at > reuseMs) {
+      const value = read();
+      last = { at: performance.now(), value };
+      value.catch(() => {
+        last = undefined;
+      });
+    }
+    return last.value;
+  };
+}
+
 /** Prometheus text of every metric of this process. */
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
   return { contentType: register.contentType, body: await register.metrics() };

@@ -1,5 +1,5 @@
 import type { Database } from '@coin/db';
-import { counter, gauge } from '@coin/telemetry';
+import { counter, gauge, oneReadPerScrape } from '@coin/telemetry';
 
 export const webhookAttempts = counter({
   name: 'coin_webhook_attempts_total',
@@ -7,10 +7,10 @@ export const webhookAttempts = counter({
   labelNames: ['outcome'] as const,
 });
 
-let source: Database | undefined;
+let reading: (() => Promise<{ pending: number; oldest: number }>) | undefined;
 
-async function pendingDeliveries(): Promise<{ pending: number; oldest: number }> {
-  const [row] = await source!.em.fork().execute<{ pending: number; oldest: number | null }[]>(
+async function pendingDeliveries(orm: Database): Promise<{ pending: number; oldest: number }> {
+  const [row] = await orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
     `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
          FROM deliveries WHERE status = 'pending'`,
   );
@@ -21,7 +21,7 @@ const backlog = gauge({
   name: 'coin_webhook_backlog_deliveries',
   help: 'Webhook deliveries not yet delivered nor given up',
   async collect() {
-    if (source) this.set((await pendingDeliveries()).pending);
+    if (reading) this.set((await reading()).pending);
   },
 });
 
@@ -29,15 +29,15 @@ const oldest = gauge({
   name: 'coin_webhook_oldest_pending_seconds',
   help: 'Age of the oldest webhook delivery still pending (0 when none)',
   async collect() {
-    if (source) this.set((await pendingDeliveries()).oldest);
+    if (reading) this.set((await reading()).oldest);
   },
 });
 
 /** Reports the delivery backlog of this database at every scrape, until the returned function is called. */
 export function watchDeliveries(orm: Database): () => void {
-  source = orm;
+  reading = oneReadPerScrape(() => pendingDeliveries(orm));
   return () => {
-    source = undefined;
+    reading = undefined;
     backlog.reset();
     oldest.reset();
   };
