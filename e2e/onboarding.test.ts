@@ -117,7 +117,7 @@ describe('getUser (internal, over NATS)', () => {
     const user = await callOperation(
       nc,
       onboarding.getUser,
-      { body: { partnerId: partner.partnerId, userId } },
+      { partnerId: partner.partnerId, body: { userId } },
       { timeoutMs: 2000 },
     );
     expect(user).toMatchObject({ userId, userData: { plan: 'gold' }, tierId: null });
@@ -125,7 +125,7 @@ describe('getUser (internal, over NATS)', () => {
       callOperation(
         nc,
         onboarding.getUser,
-        { body: { partnerId: other.partnerId, userId } },
+        { partnerId: other.partnerId, body: { userId } },
         { timeoutMs: 2000 },
       ),
     ).rejects.toMatchObject({ status: 404, details: { appErrorCode: 'NOT_FOUND' } });

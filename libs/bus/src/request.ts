@@ -1,4 +1,4 @@
-import type { Operation, RequestOf, ResponseOf } from '@coin/contracts';
+import type { CallRequestOf, Operation, ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { injectTraceContext, tracer } from '@coin/telemetry';
 import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
@@ -41,7 +41,7 @@ function toAppError(err: unknown, op: Operation): AppError {
 export async function callOperation<O extends Operation>(
   nc: NatsConnection,
   op: O,
-  request: Partial<RequestOf<O>>,
+  request: CallRequestOf<O>,
   options: CallOptions,
 ): Promise<ResponseOf<O>> {
   return tracer.startActiveSpan(

@@ -1,4 +1,4 @@
-import { formatIssue, type Operation, type RequestOf, type ResponseOf } from '@coin/contracts';
+import { formatIssue, guid, type Operation, type RequestOf, type ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, startMetricsServer, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
@@ -68,12 +68,20 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, subject: strin
   return parsed.data;
 }
 
+/** The calling partner, required by an operation that needs one and dropped by one that does not. */
+function partnerOf(op: Operation, value: unknown): string | undefined {
+  if (!op.partner) return undefined;
+  const parsed = guid.safeParse(value);
+  if (!parsed.success) throw AppError.unauthorized(`${op.name} requires the calling partner's partnerId`);
+  return parsed.data;
+}
+
 /** Validates at the service's own edge too: the bus is a public surface for other services. */
 function validate(op: Operation, raw: unknown): RequestOf<Operation> {
   if (typeof raw !== 'object' || raw === null) throw AppError.badRequest('request must be a JSON object');
   const r = raw as Record<string, unknown>;
   return {
-    partnerId: typeof r.partnerId === 'string' ? r.partnerId : undefined,
+    partnerId: partnerOf(op, r.partnerId),
     idempotencyKey: typeof r.idempotencyKey === 'string' ? r.idempotencyKey : undefined,
     clientIp: typeof r.clientIp === 'string' ? r.clientIp : undefined,
     body: parsePart(op.schemas.body, r.body, 'body'),

@@ -19,6 +19,12 @@ const echo = defineOperation({
   name: 'echo',
   schemas: { body: z.object({ text: z.string() }), response: z.object({ text: z.string() }) },
 });
+const whoAmI = defineOperation({
+  service,
+  name: 'whoAmI',
+  partner: true,
+  schemas: { body: z.object({}), response: z.object({ partnerId: z.string() }) },
+});
 const fail = defineOperation({
   service,
   name: 'fail',
@@ -41,6 +47,7 @@ beforeAll(async () => {
     log: createLogger('bus-test', 'silent'),
     handlers: [
       handle(echo, async ({ body }) => ({ text: body.text })),
+      handle(whoAmI, async ({ partnerId }) => ({ partnerId })),
       handle(fail, async () => {
         throw AppError.unprocessable('SOMETHING', 'it cannot be done');
       }),
@@ -72,6 +79,21 @@ describe('bus request-reply', () => {
       status: 400,
       details: { error: 'text is required' },
     });
+  });
+
+  it('refuses an operation that needs a partner without one, and hands it over lower-cased', async () => {
+    const anonymous = { body: {} } as unknown as { partnerId: string; body: Record<string, never> };
+    await expect(callOperation(nc, whoAmI, anonymous, { timeoutMs: 2000 })).rejects.toMatchObject({
+      status: 401,
+      details: { appErrorCode: 'UNAUTHORIZED', error: "whoAmI requires the calling partner's partnerId" },
+    });
+    await expect(
+      callOperation(nc, whoAmI, { partnerId: 'not-a-partner', body: {} }, { timeoutMs: 2000 }),
+    ).rejects.toMatchObject({ status: 401 });
+    const partnerId = randomUUID();
+    expect(
+      await callOperation(nc, whoAmI, { partnerId: partnerId.toUpperCase(), body: {} }, { timeoutMs: 2000 }),
+    ).toEqual({ partnerId });
   });
 
   it('carries an AppError across with its status and code', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const guid = z.guid();
+/** Lower-cased once here, so every comparison, key and lookup behind the edge sees one form. */
+export const guid = z.guid().toLowerCase();
 
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' }).max(2048);
 

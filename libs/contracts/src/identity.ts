@@ -198,6 +198,7 @@ export const revokeApiKey = defineOperation({
 export const verifyApiKey = defineOperation({
   service: 'identity',
   name: 'verifyApiKey',
+  partner: false,
   schemas: {
     body: z.object({ key: z.string().min(1).max(200) }),
     response: z.object({ partnerId: guid, keyId: guid }),
@@ -208,18 +209,23 @@ export const verifyApiKey = defineOperation({
 export const getJwks = defineOperation({
   service: 'identity',
   name: 'getJwks',
+  partner: false,
   schemas: {
     body: emptyObject,
     response: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
   },
 });
 
-/** Internal: what other services need to know of a partner (webhook target, user-details URL). */
+/**
+ * Internal: what other services need to know of the request's partner (webhook target,
+ * user-details URL).
+ */
 export const getPartner = defineOperation({
   service: 'identity',
   name: 'getPartner',
+  partner: true,
   schemas: {
-    body: z.object({ partnerId: guid }),
+    body: emptyObject,
     response: z.object({
       partnerId: guid,
       applicationName: z.string(),

@@ -15,14 +15,15 @@ export const storedUserSchema = z.object({
 export type StoredUser = z.infer<typeof storedUserSchema>;
 
 /**
- * Internal: the user `userId` of partner `partnerId`, or a 404 AppError when that partner has no
- * such user. Wallet and rules ask this before coins can reach a user.
+ * Internal: the user `userId` of the request's partner, or a 404 AppError when that partner has
+ * no such user. Wallet and rules ask this before coins can reach a user.
  */
 export const getUser = defineOperation({
   service: 'onboarding',
   name: 'getUser',
+  partner: true,
   schemas: {
-    body: z.object({ partnerId: guid, userId: guid }),
+    body: z.object({ userId: guid }),
     response: storedUserSchema,
   },
 });
@@ -143,9 +144,9 @@ export const MAX_FAILURES_PAGE = 2_000;
 export const listFailures = defineOperation({
   service: 'onboarding',
   name: 'listFailures',
+  partner: true,
   schemas: {
     body: z.object({
-      partnerId: guid,
       requestId: guid,
       after: z.number().int().min(-1).default(-1),
       limit: z.number().int().min(1).max(MAX_FAILURES_PAGE).default(MAX_FAILURES_PAGE),

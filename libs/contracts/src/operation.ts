@@ -30,34 +30,67 @@ export interface OperationSchemas {
   response: z.ZodType;
 }
 
-export interface Operation<S extends OperationSchemas = OperationSchemas> {
+export interface Operation<S extends OperationSchemas = OperationSchemas, P extends boolean = boolean> {
   service: ServiceName;
   name: string;
   subject: string;
   http?: HttpBinding;
+  /** The request must carry the calling partner (`partnerId`); the bus refuses it otherwise. */
+  partner: P;
   schemas: S;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
+/**
+ * The caller's partner, on the request and never in a body: a string for operations that need
+ * one, absent for those that need none (either, for an operation not known statically).
+ */
+export type PartnerOf<P extends boolean> = [P] extends [true]
+  ? { partnerId: string }
+  : [P] extends [false]
+    ? { partnerId?: undefined }
+    : { partnerId?: string };
+
 /** What a handler receives: the caller's identity and the validated parts of the request. */
-export interface OperationRequest<S extends OperationSchemas = OperationSchemas> {
-  partnerId?: string;
+export type OperationRequest<
+  S extends OperationSchemas = OperationSchemas,
+  P extends boolean = boolean,
+> = PartnerOf<P> & {
   body: Infer<S['body']>;
   query: Infer<S['query']>;
   params: Infer<S['params']>;
   idempotencyKey?: string;
   clientIp?: string;
-}
+};
 
-export type RequestOf<O> = O extends Operation<infer S> ? OperationRequest<S> : never;
+export type RequestOf<O> = O extends Operation<infer S, infer P> ? OperationRequest<S, P> : never;
 export type ResponseOf<O> = O extends Operation<infer S> ? z.infer<S['response']> : never;
 
-export function defineOperation<S extends OperationSchemas>(def: {
+/** What a caller sends: the partner when the operation needs one, the other parts as needed. */
+export type CallRequestOf<O> =
+  O extends Operation<infer S, infer P>
+    ? PartnerOf<P> & Partial<Omit<OperationRequest<S, P>, 'partnerId'>>
+    : never;
+
+interface OperationDef<S extends OperationSchemas> {
   service: ServiceName;
   name: string;
   http?: HttpBinding;
+  /** For an operation without HTTP: whether it needs a partner (an HTTP one derives it from `auth`). */
+  partner?: boolean;
   schemas: S;
-}): Operation<S> {
-  return { ...def, subject: `svc.${def.service}.v1.${def.name}` };
+}
+
+type NeedsPartner<D> = D extends { http: { auth: 'partner' } }
+  ? true
+  : D extends { partner: true }
+    ? true
+    : false;
+
+export function defineOperation<const D extends OperationDef<OperationSchemas>>(
+  def: D,
+): Operation<D['schemas'], NeedsPartner<D>> {
+  const partner = (def.http ? def.http.auth === 'partner' : def.partner === true) as NeedsPartner<D>;
+  return { ...def, partner, subject: `svc.${def.service}.v1.${def.name}` };
 }

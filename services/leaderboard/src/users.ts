@@ -43,7 +43,7 @@ async function askOnboarding(
     return await callOperation(
       deps.nc,
       onboarding.getUser,
-      { partnerId, body: { partnerId, userId } },
+      { partnerId, body: { userId } },
       { timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     );
   } catch (err) {

@@ -9,8 +9,8 @@ export function getJwksHandler(deps: IdentityDeps) {
 }
 
 export function getPartnerHandler(deps: IdentityDeps) {
-  return handle(identity.getPartner, async ({ body }) => {
-    const partner = await deps.orm.em.findOne(Partner, { partnerId: body.partnerId });
+  return handle(identity.getPartner, async ({ partnerId }) => {
+    const partner = await deps.orm.em.findOne(Partner, { partnerId });
     if (!partner) throw AppError.notFound('partner not found');
     return {
       partnerId: partner.partnerId,

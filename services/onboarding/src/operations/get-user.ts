@@ -21,7 +21,9 @@ export async function findUser(
 
 /** Internal: wallet and rules ask whether a user exists for a partner. */
 export function getUserHandler(deps: OnboardingDeps) {
-  return handle(onboarding.getUser, async ({ body }) => findUser(deps.orm.em, body.partnerId, body.userId));
+  return handle(onboarding.getUser, async ({ partnerId, body }) =>
+    findUser(deps.orm.em, partnerId, body.userId),
+  );
 }
 
 export function getPartnerUserHandler(deps: OnboardingDeps) {

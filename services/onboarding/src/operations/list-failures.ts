@@ -5,11 +5,11 @@ import type { OnboardingDeps } from '../deps.ts';
 
 /** Internal: a page of a processed request's failures, for the webhook that lists them all. */
 export function listFailuresHandler(deps: OnboardingDeps) {
-  return handle(onboarding.listFailures, async ({ body }) => {
+  return handle(onboarding.listFailures, async ({ partnerId, body }) => {
     const em = deps.orm.em;
     const [request] = await em.execute<{ id: string }[]>(
       'SELECT id FROM onboarding_requests WHERE id = ? AND partner_id = ?',
-      [body.requestId, body.partnerId],
+      [body.requestId, partnerId],
     );
     if (!request) throw AppError.notFound('onboarding request not found');
     const rows = await em.execute<{ position: number; user_id: string; reason: string }[]>(

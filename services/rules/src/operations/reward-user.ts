@@ -27,7 +27,7 @@ export function rewardUserHandler(deps: RulesDeps) {
       await callOperation(
         deps.nc,
         onboarding.getUser,
-        { body: { partnerId: partnerId!, userId: body.userId } },
+        { partnerId: partnerId!, body: { userId: body.userId } },
         { timeoutMs: deps.config.RULES_CALL_TIMEOUT_MS, requestId: ctx.requestId },
       );
       const claimed = await claimParticipation(

@@ -50,7 +50,7 @@ export function createDirectory(opts: DirectoryOptions) {
           return await callOperation(
             opts.nc,
             onboarding.getUser,
-            { body: { partnerId, userId } },
+            { partnerId, body: { userId } },
             { timeoutMs: opts.timeoutMs },
           );
         } catch (err) {
@@ -66,7 +66,7 @@ export function createDirectory(opts: DirectoryOptions) {
       partnerId,
       () => opts.partnerCacheMs,
       () =>
-        callOperation(opts.nc, identity.getPartner, { body: { partnerId } }, { timeoutMs: opts.timeoutMs }),
+        callOperation(opts.nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs: opts.timeoutMs }),
     );
   }
 

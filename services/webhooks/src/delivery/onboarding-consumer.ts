@@ -29,8 +29,8 @@ async function allFailures(
       nc,
       onboarding.listFailures,
       {
+        partnerId: event.partnerId,
         body: {
-          partnerId: event.partnerId,
           requestId: event.requestId,
           after,
           limit: onboarding.MAX_FAILURES_PAGE,

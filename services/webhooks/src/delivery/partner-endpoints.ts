@@ -16,7 +16,7 @@ export function partnerEndpoints(nc: NatsConnection, cacheMs: number, timeoutMs:
   return async function endpointOf(partnerId: string): Promise<Endpoint> {
     const hit = cache.get(partnerId);
     if (hit && hit.until > Date.now()) return hit.endpoint;
-    const partner = await callOperation(nc, identity.getPartner, { body: { partnerId } }, { timeoutMs });
+    const partner = await callOperation(nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs });
     const endpoint = { url: partner.webhookUrl, secret: partner.webhookSecret };
     if (cacheMs > 0) cache.set(partnerId, { endpoint, until: Date.now() + cacheMs });
     return endpoint;
