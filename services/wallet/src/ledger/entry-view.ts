@@ -5,7 +5,7 @@ type Party = z.infer<typeof wallet.partySchema>;
 export type LedgerEntryView = z.infer<typeof wallet.ledgerEntrySchema>;
 export type TransferEntryView = z.infer<typeof wallet.transferLedgerEntrySchema>;
 
-/** A ledger entry as read from the database, by the ORM or from `to_jsonb(ledger_entries)`. */
+/** A ledger entry as the domain sees it. */
 export interface EntryRecord {
   id: string;
   userId: string;
@@ -19,19 +19,19 @@ export interface EntryRecord {
   updatedAt: Date | string;
 }
 
-/** `to_jsonb(ledger_entries)` as the transfer function returns it. */
-export function entryFromJson(row: Record<string, unknown>): EntryRecord {
+/** A `ledger_entries` row, selected or as `to_jsonb(ledger_entries)` (what the transfer function returns). */
+export function entryFromRow(row: Record<string, unknown>): EntryRecord {
   return {
     id: row.id as string,
     userId: row.user_id as string,
     transactionType: row.transaction_type as string,
     debitOrCredit: row.debit_or_credit as string,
-    coins: row.coins as number,
+    coins: row.coins as string | number,
     narration: row.narration as string,
     fromParty: row.from_party as Record<string, unknown>,
     toParty: row.to_party as Record<string, unknown>,
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
+    createdAt: row.created_at as Date | string,
+    updatedAt: row.updated_at as Date | string,
   };
 }
 

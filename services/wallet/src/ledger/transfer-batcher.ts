@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { EVENT_SUBJECTS } from '@coin/contracts';
-import type { Database } from '@coin/db';
+import { boundQuery, type Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
 import type { Party } from '../parties/directory.ts';
-import { type EntryRecord, entryFromJson } from './entry-view.ts';
+import { type EntryRecord, entryFromRow } from './entry-view.ts';
 
 export type Direction = 'to_user' | 'from_user';
 
@@ -41,7 +41,7 @@ interface Pending {
 }
 
 interface ItemResult {
-  i: number;
+  item: number;
   outcome: TransferOutcome['outcome'];
   entry: Record<string, unknown> | null;
 }
@@ -52,7 +52,7 @@ const rolledBack = (err: unknown) =>
   /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
 
 /**
- * Applies transfers through `wallet_apply_transfers`, several per database transaction. Nothing
+ * Applies transfers through `wallet_apply_transfer_batch`, several per database transaction. Nothing
  * waits for a timer: a transfer goes at once when a batch slot is free; under load, the transfers
  * that arrive while every slot is busy share the next transaction (one commit, one update of the
  * partner's account). Each batch debits or credits one random shard of each partner's account.
@@ -65,35 +65,34 @@ export function createTransferBatcher(opts: BatcherOptions) {
 
   async function ensurePartnerAccounts(partnerId: string): Promise<void> {
     if (partnersReady.has(partnerId)) return;
-    await opts.orm.em.fork().execute(
+    await boundQuery(
+      opts.orm.em.fork(),
       `INSERT INTO accounts (partner_id, kind, shard)
-         SELECT ?::uuid, 'partner', s FROM generate_series(0, ? - 1) AS s ON CONFLICT DO NOTHING`,
+         SELECT $1::uuid, 'partner', s FROM generate_series(0, $2::int - 1) AS s ON CONFLICT DO NOTHING`,
       [partnerId, opts.shards],
     );
     partnersReady.add(partnerId);
   }
 
   async function apply(batch: Pending[]): Promise<ItemResult[]> {
-    const items = batch.map(({ command: c }, i) => ({
-      i,
-      p: c.partnerId,
-      u: c.userId,
-      dir: c.direction,
-      c: c.coins,
-      n: c.narration,
-      k: c.idempotency?.key ?? null,
-      h: c.idempotency?.requestHash ?? null,
-      fp: c.from,
-      tp: c.to,
-      tc: c.traceContext,
+    const items = batch.map(({ command: c }, item) => ({
+      item,
+      partner_id: c.partnerId,
+      user_id: c.userId,
+      direction: c.direction,
+      coins: c.coins,
+      narration: c.narration,
+      idempotency_key: c.idempotency?.key ?? null,
+      request_hash: c.idempotency?.requestHash ?? null,
+      from_party: c.from,
+      to_party: c.to,
+      trace_context: c.traceContext,
     }));
-    const [row] = await opts.orm.em
-      .fork()
-      .execute<{ results: ItemResult[] }[]>('SELECT wallet_apply_transfers(?::jsonb, ?, ?) AS results', [
-        JSON.stringify(items),
-        randomInt(opts.shards),
-        EVENT_SUBJECTS.transferCompleted,
-      ]);
+    const [row] = await boundQuery<{ results: ItemResult[] }>(
+      opts.orm.em.fork(),
+      'SELECT wallet_apply_transfer_batch($1::jsonb, $2, $3) AS results',
+      [JSON.stringify(items), randomInt(opts.shards), EVENT_SUBJECTS.transferCompleted],
+    );
     return row.results;
   }
 
@@ -102,10 +101,10 @@ export function createTransferBatcher(opts: BatcherOptions) {
       const results = await apply(batch);
       let wroteEvents = false;
       for (const r of results) {
-        const p = batch[r.i];
+        const p = batch[r.item];
         if (r.outcome === 'done' || r.outcome === 'replay') {
           wroteEvents ||= r.outcome === 'done';
-          p.resolve({ outcome: r.outcome, entry: entryFromJson(r.entry!) });
+          p.resolve({ outcome: r.outcome, entry: entryFromRow(r.entry!) });
         } else {
           p.resolve({ outcome: r.outcome });
         }

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { transferCompletedEvent } from '@coin/contracts';
+import { boundQuery, type Database, openDatabase } from '@coin/db';
+import { createLogger } from '@coin/telemetry';
+import { isolatedDatabases } from '@coin/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { walletEntities } from '../src/entities.ts';
+import { createTransferBatcher, type TransferCommand } from '../src/ledger/transfer-batcher.ts';
+import { walletMigrations } from '../src/migrations/index.ts';
+
+// The transfer event is built in SQL (wallet_apply_transfer_batch), away from its zod schema: every
+// row that function writes to the outbox must parse with the contract, with no field the contract
+// does not name.
+const log = createLogger('wallet-event-test', 'silent');
+const dbs = isolatedDatabases(['walletevent']);
+const contract = transferCompletedEvent.strict();
+let orm: Database;
+
+beforeAll(async () => {
+  orm = await openDatabase({
+    url: dbs.env.WALLETEVENT_DATABASE_URL,
+    entities: walletEntities,
+    migrations: walletMigrations,
+    log,
+  });
+});
+
+afterAll(async () => {
+  await orm?.close();
+  await dbs.drop();
+});
+
+function batcher() {
+  return createTransferBatcher({ orm, log, shards: 4, batchMax: 16, concurrency: 2, onCommitted: () => {} });
+}
+
+const party = (id: string) => ({ id, fullname_businessName: 'n', email: 'e@x.io', tag: null, userId: id });
+
+function command(partnerId: string, userId: string, over: Partial<TransferCommand> = {}): TransferCommand {
+  return {
+    partnerId,
+    userId,
+    direction: 'to_user',
+    coins: '10.50',
+    narration: 'test',
+    from: party(partnerId),
+    to: party(userId),
+    traceContext: {},
+    ...over,
+  };
+}
+
+async function eventsOf(partnerId: string) {
+  const rows = await boundQuery<{ id: string; subject: string; payload: unknown }>(
+    orm.em.fork(),
+    "SELECT id, subject, payload FROM outbox WHERE payload->>'partnerId' = $1 ORDER BY created_at",
+    [partnerId],
+  );
+  return rows.map((r) => ({ id: r.id, subject: r.subject, event: contract.parse(r.payload) }));
+}
+
+describe('the transfer event written by wallet_apply_transfer_batch', () => {
+  it('parses with transferCompletedEvent and matches its ledger entry, in both directions', async () => {
+    const partnerId = randomUUID();
+    const userId = randomUUID();
+    const b = batcher();
+    const credit = await b.submit(command(partnerId, userId));
+    const debit = await b.submit(command(partnerId, userId, { direction: 'from_user', coins: '0.50' }));
+    if (credit.outcome !== 'done' || debit.outcome !== 'done') throw new Error('transfers not done');
+
+    const events = await eventsOf(partnerId);
+    expect(events.map((e) => e.subject)).toEqual([
+      'events.wallet.transferCompleted',
+      'events.wallet.transferCompleted',
+    ]);
+    for (const { id, event } of events) {
+      expect(event.eventId).toBe(id);
+      expect(new Date(event.createdAt).toISOString()).toBe(event.createdAt);
+    }
+    const [cr, de] = events.map((e) => e.event);
+    expect(cr).toMatchObject({
+      partnerId,
+      userId,
+      ledgerEntryId: credit.entry.id,
+      transactionType: 'partner_user_transfer',
+      debitOrCredit: 'CR',
+      coins: '10.50',
+      createdAt: new Date(credit.entry.createdAt).toISOString(),
+    });
+    expect(de).toMatchObject({
+      ledgerEntryId: debit.entry.id,
+      transactionType: 'user_partner_transfer',
+      debitOrCredit: 'DE',
+      coins: '0.50',
+    });
+  });
+
+  it('writes one event per transfer of a batch, none for a replay or a refused transfer', async () => {
+    const partnerId = randomUUID();
+    const users = [randomUUID(), randomUUID(), randomUUID()];
+    const b = batcher();
+    const idempotency = { key: 'k-1', requestHash: 'h-1' };
+    const outcomes = await Promise.all([
+      ...users.map((u, i) => b.submit(command(partnerId, u, { coins: `${i + 1}.00` }))),
+      b.submit(command(partnerId, randomUUID(), { direction: 'from_user', coins: '1.00' })),
+      b.submit(command(partnerId, users[0], { idempotency })),
+    ]);
+    const replay = await b.submit(command(partnerId, users[0], { idempotency }));
+    expect(outcomes.map((o) => o.outcome)).toEqual(['done', 'done', 'done', 'insufficient', 'done']);
+    expect(replay.outcome).toBe('replay');
+
+    const events = (await eventsOf(partnerId)).map((e) => e.event);
+    expect(events).toHaveLength(4);
+    const entryIds = outcomes.flatMap((o) => (o.outcome === 'done' ? [o.entry.id] : []));
+    expect(new Set(events.map((e) => e.ledgerEntryId))).toEqual(new Set(entryIds));
+  });
+});
