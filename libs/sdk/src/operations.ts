@@ -1,0 +1,42 @@
+import { accounts, identity, leaderboard, onboarding, rules, wallet, webhooks } from '@coin/contracts';
+
+/**
+ * Every operation a partner can call over HTTP, by the name its SDK method carries. Listed by hand
+ * so each keeps its own request and response types; a test checks that none of the contracts'
+ * HTTP operations is missing.
+ */
+export const partnerOperations = {
+  registerPartner: identity.registerPartner,
+  login: identity.login,
+  refreshTokens: identity.refreshTokens,
+  logout: identity.logout,
+  getMe: identity.getMe,
+  setWebhook: identity.setWebhook,
+  createApiKey: identity.createApiKey,
+  listApiKeys: identity.listApiKeys,
+  revokeApiKey: identity.revokeApiKey,
+  createAccountUser: accounts.createAccountUser,
+  verifyEmail: accounts.verifyEmail,
+  resendCode: accounts.resendCode,
+  onboardUsers: onboarding.onboardUsers,
+  getPartnerUser: onboarding.getPartnerUser,
+  createTier: onboarding.createTier,
+  listTiers: onboarding.listTiers,
+  upgradeTier: onboarding.upgradeTier,
+  createRule: rules.createRule,
+  listRules: rules.listRules,
+  updateRule: rules.updateRule,
+  rewardUser: rules.rewardUser,
+  transferToUser: wallet.transferToUser,
+  transferFromUser: wallet.transferFromUser,
+  getUserTransactions: wallet.getUserTransactions,
+  getBalance: wallet.getBalance,
+  coinLeaderboard: leaderboard.coinLeaderboard,
+  pointsLeaderboard: leaderboard.pointsLeaderboard,
+  pingLeaderboard: leaderboard.ping,
+  listDeliveries: webhooks.listDeliveries,
+  retryDelivery: webhooks.retryDelivery,
+} as const;
+
+export type PartnerOperations = typeof partnerOperations;
+export type OperationName = keyof PartnerOperations;
