@@ -1,11 +1,17 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
-.PHONY: up test bench install lint typecheck unit deploy-check
+.PHONY: up test bench install tools lint typecheck unit deploy-check alerts
 
 node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json e2e/package.json)
 	npm install --no-audit --no-fund
 	@touch $@
 
+# Tools outside npm: promtool (Debian's prometheus package) for the alert rules. `make install` tries
+# and goes on without it (`make up` does not need it); `make alerts` and `make test` require it.
+tools:
+	@sh scripts/install-promtool.sh
+
 install: node_modules/.package-lock.json
+	@sh scripts/install-promtool.sh || echo "(make alerts needs promtool)"
 
 up: install
 	npm run up
@@ -23,7 +29,12 @@ unit: install
 deploy-check: install
 	npm run deploy:check
 
-test: lint typecheck deploy-check unit
+# The alert rules: valid (promtool check rules), and each fires and stays quiet as its rule tests say.
+alerts: tools
+	promtool check rules deploy/alerts/coin-rewards.rules.yml
+	promtool test rules deploy/alerts/coin-rewards.test.yml
+
+test: lint typecheck deploy-check alerts unit
 
 bench: install
 	npm run bench

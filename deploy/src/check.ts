@@ -1,12 +1,14 @@
 /**
  * `node deploy/src/check.ts [repo-root]`: renders every kustomize overlay and validates it against
- * the Kubernetes schemas, validates docker-compose.yml against the Compose schema, and checks that
- * the Grafana dashboards use only metrics the code declares; offline.
+ * the Kubernetes schemas, validates docker-compose.yml against the Compose schema, checks that
+ * the Grafana dashboards use only metrics the code declares, and that the alert rules are deployed,
+ * tested and linked to their runbooks; offline.
  * Exits non-zero naming each problem. `make test` runs it.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkAlerts } from './alerts.ts';
 import { validateCompose } from './compose.ts';
 import { checkDashboards } from './dashboards.ts';
 import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts';
@@ -55,6 +57,8 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   checked.push({ source: relative(root, compose), resources: 1 });
   problems.push(...checkDashboards(root));
   checked.push({ source: 'deploy/grafana', resources: 1 });
+  problems.push(...checkAlerts(root));
+  checked.push({ source: 'deploy/alerts', resources: 1 });
   return { checked, problems };
 }
 

@@ -39,11 +39,17 @@ function modelName(apiVersion: string, kind: string): string {
   return `${version[0].toUpperCase()}${version.slice(1)}${kind}`;
 }
 
+/** Custom resources the overlays use, by API group: the package with their generated models. */
+const CRD_MODELS: Record<string, string> = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+};
+
 /** The API's JSON schema for the kind (types, required fields, enums, formats), from kubernetes-models. */
 async function schemaCheck(apiVersion: string, kind: string, doc: unknown): Promise<string[]> {
   let Model: new (data: unknown) => { validate(): void };
+  const models = CRD_MODELS[apiVersion.split('/')[0]] ?? 'kubernetes-models';
   try {
-    const mod = await import(/* @vite-ignore */ `kubernetes-models/${apiVersion}/${kind}`);
+    const mod = await import(/* @vite-ignore */ `${models}/${apiVersion}/${kind}`);
     Model = mod[kind];
   } catch {
     return [`unknown kind ${kind} in ${apiVersion}`];

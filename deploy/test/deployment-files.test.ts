@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkAlerts } from '../src/alerts.ts';
 import { checkDeployment } from '../src/check.ts';
 import { validateCompose } from '../src/compose.ts';
 import { checkDashboards } from '../src/dashboards.ts';
@@ -20,6 +21,8 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   await cp(join(ROOT, 'k8s'), join(dir, 'k8s'), { recursive: true });
   await cp(join(ROOT, 'docker-compose.yml'), join(dir, 'docker-compose.yml'));
   await cp(join(ROOT, 'deploy', 'grafana'), join(dir, 'deploy', 'grafana'), { recursive: true });
+  await cp(join(ROOT, 'deploy', 'alerts'), join(dir, 'deploy', 'alerts'), { recursive: true });
+  await cp(join(ROOT, 'docs'), join(dir, 'docs'), { recursive: true });
   // The code whose metrics the dashboards may use, unchanged: linked, not copied.
   for (const src of ['libs', 'services']) await symlink(join(ROOT, src), join(dir, src));
   const target = join(dir, file);
@@ -43,6 +46,7 @@ describe('deployment files', () => {
       'k8s/overlays/production',
       'docker-compose.yml',
       'deploy/grafana',
+      'deploy/alerts',
     ]);
     // Seven deployables, each with a Deployment, Service, HPA and PDB, in both renderings.
     expect(checked[0].resources).toBeGreaterThanOrEqual(28);
@@ -103,6 +107,25 @@ describe('deployment files', () => {
         resource: 'coin_outbox_backlog',
         message: 'no code declares this metric',
       },
+    ]);
+  });
+
+  it('refuses an alert rule not deployed, without a runbook section or without a rule test', async () => {
+    const dir = await brokenCopy('deploy/alerts/coin-rewards.rules.yml', (t) =>
+      t
+        .replace('runbook_url: docs/runbooks.md#coinoutboxstuck', 'runbook_url: docs/runbooks.md#outbox')
+        .replace('alert: CoinDbTimeouts', 'alert: CoinDbTimeoutsRenamed')
+        .replace(
+          'runbook_url: docs/runbooks.md#coindbtimeouts',
+          'runbook_url: docs/runbooks.md#coindbpoolsaturated',
+        ),
+    );
+    const problems = checkAlerts(dir).map((p) => `${p.resource}: ${p.message}`);
+    expect(problems).toEqual([
+      'CoinOutboxStuck: runbook_url docs/runbooks.md#outbox names no section of docs/runbooks.md',
+      'CoinDbTimeoutsRenamed: no rule test shows it firing',
+      'CoinDbTimeoutsRenamed: no rule test shows it quiet on a healthy series',
+      'PrometheusRule/coin-rewards: differs from deploy/alerts/coin-rewards.rules.yml: run npm run alerts:sync',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { baseConfigSchema, ConfigError, databaseUrlFor, loadConfig } from '@coin/config';
 import { z } from 'zod';
 
 const schema = baseConfigSchema.extend({
@@ -10,7 +10,7 @@ const schema = baseConfigSchema.extend({
     .default(30 * 86_400),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** `smtp://user:pass@host:port` or `smtps://…`; without it e-mails are written to the log. */
+  /** `smtp://user:pass@host:port` or `smtps://…`; without it (development mode only) mail is logged. */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).default('Coin Rewards <no-reply@coin-rewards.local>'),
   SMTP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -28,5 +28,11 @@ const schema = baseConfigSchema.extend({
 export type IdentityConfig = z.infer<typeof schema> & { databaseUrl: string };
 
 export function identityConfig(env: NodeJS.ProcessEnv): IdentityConfig {
-  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('identity', env) };
+  const config = loadConfig(schema, env);
+  // Without it account users never get their one-time code: better no release than a silent one.
+  if (config.APP_MODE === 'production' && config.SMTP_URL === undefined)
+    throw new ConfigError(
+      'invalid configuration: SMTP_URL: is required in production mode (account users get their one-time code by e-mail)',
+    );
+  return { ...config, databaseUrl: databaseUrlFor('identity', env) };
 }

@@ -15,6 +15,9 @@ const schema = baseConfigSchema.extend({
   WALLET_USER_DETAILS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(300),
   WALLET_USER_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(300_000),
   WALLET_PARTNER_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How often one replica checks the ledger's invariants (coin_ledger_verify_*); 0 turns it off. */
+  WALLET_VERIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(900_000),
+  WALLET_VERIFY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
 });
 
 export type WalletConfig = z.infer<typeof schema> & { databaseUrl: string };

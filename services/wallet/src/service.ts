@@ -8,6 +8,7 @@ import type { WalletDeps } from './deps.ts';
 import { walletEntities } from './entities.ts';
 import { startIdempotencyPurge } from './ledger/purge-idempotency-keys.ts';
 import { createTransferBatcher } from './ledger/transfer-batcher.ts';
+import { startLedgerVerification } from './ledger/verify-schedule.ts';
 import { walletMigrations } from './migrations/index.ts';
 import { getBalanceHandler } from './operations/get-balance.ts';
 import { getUserTransactionsHandler } from './operations/get-user-transactions.ts';
@@ -53,6 +54,12 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env): Promise
     }),
   };
   const purge = startIdempotencyPurge({ orm, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS });
+  const verification = startLedgerVerification({
+    url: config.databaseUrl,
+    log,
+    intervalMs: config.WALLET_VERIFY_INTERVAL_MS,
+    statementTimeoutMs: config.WALLET_VERIFY_TIMEOUT_MS,
+  });
   const service = serveOperations(nc, {
     service: 'wallet',
     version: '1.0.0',
@@ -73,6 +80,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env): Promise
       await service.stop();
       await deps.batcher.drain();
       purge.stop();
+      verification.stop();
       await relay.stop();
       await nc.drain();
       await outbound.close();
