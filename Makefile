@@ -1,8 +1,13 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
 .PHONY: up test bench install tools lint typecheck unit deploy-check alerts
 
+# npm itself runs on the machine's Node (20 here), whose version most dependencies' `engines` refuse
+# (40 EBADENGINE warnings). Run it on the project's Node instead, the `node` devDependency's version.
+NODE_VERSION := $(shell node -p "require('./package.json').devDependencies.node")
+NPM := npm exec --yes --package=node@$(NODE_VERSION) -- npm
+
 node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json e2e/package.json)
-	npm install --no-audit --no-fund
+	$(NPM) install --no-audit --no-fund
 	@touch $@
 
 # Tools outside npm: promtool (Debian's prometheus package) for the alert rules. `make install` tries

@@ -54,6 +54,8 @@ describe('partner registration', () => {
     );
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(p.partnerId).toMatch(/^[0-9a-f-]{36}$/);
+    // One partner id: `id` is the `partnerId` other calls expect (README, Authentication).
+    expect(p.id).toBe(p.partnerId);
     expect(p.clientId).toMatch(/^[0-9a-f]{64}$/);
     expect(p.email).toBe(body.email);
     expect(p.applicationName).toBe(body.applicationName);
@@ -357,7 +359,8 @@ describe('bad input never yields a 5xx', () => {
     expect(text.status).toBe(415);
     expect(text.body.status).toBe('failed');
     const missing = await stack.api.post('/api/v1/ufel/partners/login');
-    expectFailure(missing, 400, 'Bad request', 'body is required');
+    // No body is validated as `{}`, so the answer names the first missing field.
+    expectFailure(missing, 400, 'Bad request', 'email is required');
     const unknown = await stack.api.get(`/api/v1/nothing-here/${randomUUID()}`);
     expectFailure(unknown, 404, 'NOT_FOUND');
     const badParam = await stack.api.delete('/api/v1/ufel/partners/api-keys/not-a-guid', {

@@ -4,6 +4,11 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.details.retryAfterSeconds !== undefined)
     reply.header('Retry-After', String(err.details.retryAfterSeconds));
+  // RFC 6750: a 401 names its scheme; with a token that was sent, also that the token is the problem.
+  if (err.status === 401) {
+    const sent = reply.request.headers.authorization !== undefined;
+    reply.header('WWW-Authenticate', `Bearer realm="coin-rewards"${sent ? ', error="invalid_token"' : ''}`);
+  }
   return reply.code(err.status).type('application/json').send(failure(err));
 }
 
@@ -41,13 +46,26 @@ function fromFastify(err: FastifyError): AppError {
   return AppError.internal();
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, allowedMethods: (path: string) => string[]): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const appErr = err instanceof AppError ? err : fromFastify(err);
     if (appErr.status >= 500 && !(err instanceof AppError)) request.log.error({ err }, 'request failed');
     return sendError(reply, appErr);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, AppError.notFound(`route ${request.method} ${request.url.split('?')[0]} not found`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = allowedMethods(path);
+    if (allowed.length === 0)
+      return sendError(reply, AppError.notFound(`route ${request.method} ${path} not found`));
+    reply.header('Allow', allowed.join(', '));
+    return sendError(
+      reply,
+      new AppError(405, {
+        errorType: 'invalid',
+        appErrorCode: 'METHOD_NOT_ALLOWED',
+        error: `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        message: 'method not allowed',
+      }),
+    );
+  });
 }

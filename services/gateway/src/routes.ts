@@ -51,7 +51,8 @@ export function registerOperationRoutes(
           http.auth === 'partner'
             ? await deps.authenticate(request.headers.authorization, requestId)
             : undefined;
-        const body = parse(op.schemas.body, request.body ?? undefined, 'body');
+        // No body is an empty one: optional-only bodies (logout) need none, others name what is missing.
+        const body = parse(op.schemas.body, request.body ?? {}, 'body');
         const query = parse(op.schemas.query, request.query, 'query');
         const params = parse(op.schemas.params, request.params, 'params');
         const data = await callOperation(

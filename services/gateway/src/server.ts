@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { allowedMethodsOf } from './allowed-methods.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { installErrorHandling } from './error-handler.ts';
@@ -50,6 +51,13 @@ async function createGateway(
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // A JSON API: anything but application/json is refused with 415.
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body is no body (`POST /partners/logout` from clients that always send the header).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -63,7 +71,7 @@ async function createGateway(
     if (reply.statusCode >= 500) request.log.error(line, 'request failed');
     else request.log.info(line, 'request completed');
   });
-  installErrorHandling(app);
+  installErrorHandling(app, allowedMethodsOf(allOperations));
   await registerObservability(app);
 
   await app.register(helmet, { contentSecurityPolicy: false });

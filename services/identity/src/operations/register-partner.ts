@@ -18,9 +18,11 @@ export function registerPartnerHandler(deps: IdentityDeps) {
       if (refusal) throw AppError.badRequest(`${field} ${refusal}`);
     }
     const em = deps.orm.em;
+    // One id per partner: `id` (and login's `user.id`) is the `partnerId` every other call expects.
+    const partnerId = randomUUID();
     const partner = em.create(Partner, {
-      id: randomUUID(),
-      partnerId: randomUUID(),
+      id: partnerId,
+      partnerId,
       applicationName: body.applicationName,
       clientId: newClientId(),
       redirectUrl: body.redirectUrl,
