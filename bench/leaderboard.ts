@@ -64,7 +64,7 @@ async function run(): Promise<void> {
   const env = { ...stack.env, ...leaderboardDb.env };
   const leaderboard = await spawnService('leaderboard', env);
   const gateway = await spawnGateway(env, ['identity', 'onboarding', 'wallet', 'leaderboard']);
-  const events = await EventPublisher.connect(env.NATS_URL ?? 'nats://127.0.0.1:4222');
+  const events = await EventPublisher.connect(env);
   try {
     const api = apiClient(gateway.url);
     const partner = await registerAndLogin(api);

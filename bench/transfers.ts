@@ -32,7 +32,7 @@ const CONFIGS = [
       WALLET_PARTNER_SHARDS: '1',
       WALLET_BATCH_MAX: '1',
       WALLET_BATCH_CONCURRENCY: '16',
-      WALLET_DB_POOL: '20',
+      DB_POOL_MAX: '20',
     },
   },
   { label: 'default: 8 partner shards, batched transactions', env: {} },

@@ -1,4 +1,4 @@
-import { busSubject, connectBus, type NatsConnection } from '@coin/bus';
+import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import type { Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ beforeAll(async () => {
     BODY_LIMIT_BYTES: '2048',
     REQUEST_TIMEOUT_MS: '1500',
   });
-  nc = await connectBus(stack.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'gateway-limits-test');
+  nc = await connectBus(stack.env.NATS_URL!, 'gateway-limits-test', stack.env.NATS_NAMESPACE!);
 });
 
 afterAll(async () => {
@@ -57,7 +57,7 @@ describe('gateway limits', () => {
       expect(Date.now() - started).toBeLessThan(1400);
 
       // A replica that takes the request and never replies stands in for a stuck service.
-      const stuck = nc.subscribe(busSubject(identity.refreshTokens.subject), {
+      const stuck = nc.subscribe(namesOf(nc).subject(identity.refreshTokens.subject), {
         queue: 'identity',
         callback: () => undefined,
       });

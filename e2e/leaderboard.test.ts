@@ -26,7 +26,7 @@ beforeAll(async () => {
     // A killed consumer's unacknowledged events come back after this, not after 30 s.
     LEADERBOARD_ACK_WAIT_MS: '1000',
   });
-  events = await EventPublisher.connect(stack.env.NATS_URL!);
+  events = await EventPublisher.connect(stack.env);
 });
 
 afterAll(async () => {

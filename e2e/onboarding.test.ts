@@ -15,7 +15,7 @@ beforeAll(async () => {
   stack = await stackWith(['identity', 'onboarding'], {
     AUTH_RATE_LIMIT_MAX: '1000',
   });
-  nc = await connectBus(stack.env.NATS_URL!, 'onboarding-test');
+  nc = await connectBus(stack.env.NATS_URL!, 'onboarding-test', stack.env.NATS_NAMESPACE!);
   partner = await registerAndLogin(stack.api);
   other = await registerAndLogin(stack.api);
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { connectBus, namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS } from '@coin/contracts';
-import { qualifiedSubject, streamName } from '@coin/events';
 import {
   type IsolatedDatabases,
   isolatedDatabases,
@@ -10,7 +10,6 @@ import {
 } from '@coin/testing';
 import { verifyLedger } from '@coin/wallet';
 import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
@@ -56,11 +55,12 @@ afterAll(async () => {
 });
 
 /** Every transferCompleted event in this stack's stream. */
-async function publishedEvents(natsUrl: string): Promise<Record<string, string>[]> {
-  const nc = await connect({ servers: natsUrl });
+async function publishedEvents(env: NodeJS.ProcessEnv): Promise<Record<string, string>[]> {
+  const nc = await connectBus(env.NATS_URL!, 'wallet-crash-test', env.NATS_NAMESPACE!);
+  const names = namesOf(nc);
   try {
-    const consumer = await jetstream(nc).consumers.get(streamName(), {
-      filter_subjects: qualifiedSubject(EVENT_SUBJECTS.transferCompleted),
+    const consumer = await jetstream(nc).consumers.get(names.stream, {
+      filter_subjects: names.event(EVENT_SUBJECTS.transferCompleted),
     });
     const events: Record<string, string>[] = [];
     for (;;) {
@@ -147,7 +147,7 @@ describe('wallet killed with SIGKILL during a load of keyed transfers', () => {
       );
       return pending === 0 ? true : undefined;
     });
-    const events = await publishedEvents(stack.env.NATS_URL!);
+    const events = await publishedEvents(stack.env);
     expect(events).toHaveLength(TRANSFERS);
     expect(new Set(events.map((e) => e.eventId)).size).toBe(TRANSFERS);
     expect(new Set(events.map((e) => e.ledgerEntryId))).toEqual(answeredIds);

@@ -68,7 +68,7 @@ beforeAll(async () => {
     AUTH_RATE_LIMIT_MAX: '1000',
     WALLET_USER_DETAILS_TIMEOUT_MS: '200',
   });
-  nc = await connectBus(stack.env.NATS_URL!, 'wallet-test');
+  nc = await connectBus(stack.env.NATS_URL!, 'wallet-test', stack.env.NATS_NAMESPACE!);
   partner = await registerAndLogin(stack.api, {
     partnerName: 'Acme Rewards',
     userDetailsUrl: `http://127.0.0.1:${port}/users`,

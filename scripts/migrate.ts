@@ -6,10 +6,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { databaseUrlFor } from '@coin/config';
-import { openDatabase } from '@coin/db';
+import { migrateDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 
-const log = createLogger('migrate');
+const log = createLogger('migrate', 'info');
 const named = process.argv.slice(2);
 const services = named.length
   ? named
@@ -19,7 +19,6 @@ for (const service of services) {
   const module = await import(`../services/${service}/src/migrations/index.ts`);
   const migrations = module[`${service}Migrations`];
   if (!Array.isArray(migrations)) throw new Error(`services/${service}: no ${service}Migrations export`);
-  const orm = await openDatabase({ url: databaseUrlFor(service), entities: [], migrations, log });
-  await orm.close();
+  await migrateDatabase({ url: databaseUrlFor(service), migrations, log });
   log.info({ database: service, migrations: migrations.length }, 'database up to date');
 }

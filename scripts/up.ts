@@ -77,7 +77,7 @@ async function checkServers(): Promise<void> {
 }
 
 await checkServers();
-const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'make-up');
+const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'make-up', env.NATS_NAMESPACE ?? '');
 await ensureEventsStream(nc);
 
 const services = readdirSync('services').filter(

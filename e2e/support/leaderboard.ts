@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { connectBus, type NatsConnection } from '@coin/bus';
+import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS } from '@coin/contracts';
-import { qualifiedSubject } from '@coin/events';
 import type { ApiClient } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { Redis } from 'ioredis';
@@ -14,12 +13,13 @@ export class EventPublisher {
     this.nc = nc;
   }
 
-  static async connect(natsUrl: string): Promise<EventPublisher> {
-    return new EventPublisher(await connectBus(natsUrl, 'test-publisher'));
+  /** On the stack's NATS, in its namespace (`stack.env`). */
+  static async connect(env: NodeJS.ProcessEnv): Promise<EventPublisher> {
+    return new EventPublisher(await connectBus(env.NATS_URL!, 'test-publisher', env.NATS_NAMESPACE!));
   }
 
   async publish(subject: string, payload: { eventId: string } & Record<string, unknown>): Promise<void> {
-    await jetstream(this.nc).publish(qualifiedSubject(subject), JSON.stringify(payload), {
+    await jetstream(this.nc).publish(namesOf(this.nc).event(subject), JSON.stringify(payload), {
       msgID: `${payload.eventId}-${randomUUID()}`,
     });
   }

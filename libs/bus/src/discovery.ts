@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { microName } from './namespace.ts';
+import { namesOf } from './namespace.ts';
 import { decodeJson } from './wire.ts';
 
 export interface ServiceInstance {
@@ -16,7 +16,7 @@ export async function pingService(
 ): Promise<ServiceInstance[]> {
   const found: ServiceInstance[] = [];
   try {
-    const replies = await nc.requestMany(`$SRV.PING.${microName(service)}`, undefined, {
+    const replies = await nc.requestMany(`$SRV.PING.${namesOf(nc).micro(service)}`, undefined, {
       strategy: 'timer',
       maxWait: maxWaitMs,
     });

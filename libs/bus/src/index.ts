@@ -1,6 +1,6 @@
 export { connectBus, type NatsConnection } from './connection.ts';
 export { pingService, type ServiceInstance } from './discovery.ts';
-export { busSubject, microName, natsNamespace } from './namespace.ts';
+export { type BusNames, busNames, namesOf } from './namespace.ts';
 export { type CallOptions, callOperation } from './request.ts';
 export {
   type BoundHandler,

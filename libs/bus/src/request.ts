@@ -5,7 +5,7 @@ import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { needsOffload, offload, PAYLOAD_REF_HEADER } from './large-payload.ts';
 import { requestDuration, requestFailures } from './metrics.ts';
-import { busSubject } from './namespace.ts';
+import { namesOf } from './namespace.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, replyError } from './wire.ts';
 
 export interface CallOptions {
@@ -68,7 +68,7 @@ export async function callOperation<O extends Operation>(
         }
         let reply: Awaited<ReturnType<NatsConnection['request']>>;
         try {
-          reply = await nc.request(busSubject(op.subject), payload, {
+          reply = await nc.request(namesOf(nc).subject(op.subject), payload, {
             timeout: options.timeoutMs,
             headers: h,
           });

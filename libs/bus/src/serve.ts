@@ -1,12 +1,12 @@
 import { formatIssue, guid, type Operation, type RequestOf, type ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { extractTraceContext, type Logger, startMetricsServer, tracer } from '@coin/telemetry';
+import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
-import { busSubject, microName } from './namespace.ts';
+import { namesOf } from './namespace.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
 
 export interface HandlerContext {
@@ -37,12 +37,6 @@ export interface ServeOptions {
   log: Logger;
   /** Wraps each handler run, e.g. in a MikroORM RequestContext. */
   around?: <T>(fn: () => Promise<T>) => Promise<T>;
-  /**
-   * Serves this process's Prometheus metrics on `GET :<port>/metrics`, and `/health` and `/ready`
-   * for probes, until `stop` (pass the config's `METRICS_PORT`; undefined serves none, 0 picks a
-   * free port).
-   */
-  metricsPort?: number;
 }
 
 interface EndpointStats {
@@ -102,6 +96,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
   const subs: Subscription[] = [];
   const stats = new Map<string, EndpointStats>();
   const around = opts.around ?? ((fn) => fn());
+  const names = namesOf(nc);
 
   async function process(bound: BoundHandler, msg: Msg, endpoint: EndpointStats): Promise<void> {
     const began = performance.now();
@@ -172,7 +167,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
   for (const bound of opts.handlers) {
     const endpoint: EndpointStats = {
       name: bound.op.name,
-      subject: busSubject(bound.op.subject),
+      subject: names.subject(bound.op.subject),
       queue_group: opts.service,
       num_requests: 0,
       num_errors: 0,
@@ -182,7 +177,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
     };
     stats.set(bound.op.name, endpoint);
     subs.push(
-      nc.subscribe(busSubject(bound.op.subject), {
+      nc.subscribe(names.subject(bound.op.subject), {
         queue: opts.service,
         callback: (err, msg) => {
           if (err) {
@@ -220,8 +215,8 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
   for (const [verb, answer] of Object.entries(answers)) {
     for (const subject of [
       `$SRV.${verb}`,
-      `$SRV.${verb}.${microName(opts.service)}`,
-      `$SRV.${verb}.${microName(opts.service)}.${id}`,
+      `$SRV.${verb}.${names.micro(opts.service)}`,
+      `$SRV.${verb}.${names.micro(opts.service)}.${id}`,
     ]) {
       subs.push(
         nc.subscribe(subject, {
@@ -233,25 +228,11 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
     }
   }
 
-  const metricsServer =
-    opts.metricsPort === undefined
-      ? undefined
-      : startMetricsServer({
-          port: opts.metricsPort,
-          log: opts.log,
-          // Ready while the NATS connection is usable; a reconnect in progress keeps it so.
-          ready: () => !nc.isClosed() && !nc.isDraining(),
-        }).catch((err) => {
-          opts.log.error({ err, port: opts.metricsPort }, 'metrics server could not start');
-          return undefined;
-        });
-
   return {
     id,
     async stop() {
       await Promise.all(subs.map((s) => s.drain().catch(() => undefined)));
       await Promise.allSettled([...inFlight]);
-      await (await metricsServer)?.stop();
     },
   };
 }

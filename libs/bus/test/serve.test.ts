@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { defineOperation } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { createLogger } from '@coin/telemetry';
@@ -9,6 +9,7 @@ import {
   connectBus,
   handle,
   type NatsConnection,
+  namesOf,
   pingService,
   serveOperations,
 } from '../src/index.ts';
@@ -40,7 +41,11 @@ let nc: NatsConnection;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'bus-test');
+  nc = await connectBus(
+    process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    'bus-test',
+    `t${randomBytes(5).toString('hex')}`,
+  );
   const running = serveOperations(nc, {
     service,
     version: '9.9.9',
@@ -115,14 +120,16 @@ describe('bus request-reply', () => {
     expect(replicas).toHaveLength(1);
     expect(replicas[0]).toMatchObject({ name: service, version: '9.9.9' });
     const info = JSON.parse(
-      new TextDecoder().decode((await nc.request(`$SRV.INFO.${service}`, undefined, { timeout: 1000 })).data),
+      new TextDecoder().decode(
+        (await nc.request(`$SRV.INFO.${namesOf(nc).micro(service)}`, undefined, { timeout: 1000 })).data,
+      ),
     );
     expect(info.type).toBe('io.nats.micro.v1.info_response');
-    expect(info.endpoints.map((e: { subject: string }) => e.subject)).toContain(echo.subject);
+    expect(info.endpoints.map((e: { subject: string }) => e.subject)).toContain(namesOf(nc).subject(echo.subject));
     expect(info.endpoints[0].queue_group).toBe(service);
     const stats = JSON.parse(
       new TextDecoder().decode(
-        (await nc.request(`$SRV.STATS.${service}`, undefined, { timeout: 1000 })).data,
+        (await nc.request(`$SRV.STATS.${namesOf(nc).micro(service)}`, undefined, { timeout: 1000 })).data,
       ),
     );
     const crashStats = stats.endpoints.find((e: { name: string }) => e.name === 'crash');

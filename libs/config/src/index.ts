@@ -1,19 +1,45 @@
 import { z } from 'zod';
 
+const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 /** Settings every process shares; a service extends it with its own. */
 export const baseConfigSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /**
+   * Gives a set of processes subjects, a stream and durable consumers of their own on a shared
+   * NATS server (test stacks, or two environments on one server). Every process of one
+   * environment must use the same value.
+   */
+  NATS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{0,32}$/, 'must be at most 32 letters, digits or _')
+    .default(''),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** The most a Redis command may take before it fails (and the caller falls back or answers 503). */
+  REDIS_COMMAND_TIMEOUT_MS: ms(2000),
   DATABASE_URL_BASE: z.string().default('postgres://postgres@127.0.0.1:5432'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_MODE: z.enum(['development', 'production']).default('development'),
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  REQUEST_TIMEOUT_MS: ms(5000),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
-export class ConfigError extends Error {}
+/** What a process that owns a database adds: where it is, and how long anyone may wait on it. */
+export const databaseConfigSchema = baseConfigSchema.extend({
+  /** A statement running longer is cancelled by Postgres (57014), answered as 504 SERVICE_TIMEOUT. */
+  DB_STATEMENT_TIMEOUT_MS: ms(5000),
+  /** A request waiting longer for a pooled connection is answered 503 SERVICE_UNAVAILABLE. */
+  DB_ACQUIRE_TIMEOUT_MS: ms(2000),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+});
+
+export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & { service: string; databaseUrl: string };
+
+function problems(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+}
 
 /**
  * Parses the environment once at start. A bad value stops the process with a message naming the
@@ -21,11 +47,20 @@ export class ConfigError extends Error {}
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`invalid configuration: ${problems}`);
-  }
+  if (!parsed.success) throw new Error(`invalid configuration: ${problems(parsed.error)}`);
   return parsed.data;
+}
+
+/**
+ * A service's configuration: `schema` (an extension of `databaseConfigSchema`) parsed once, with
+ * the service's name and its database's URL.
+ */
+export function loadServiceConfig<S extends typeof databaseConfigSchema>(
+  service: string,
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> & { service: string; databaseUrl: string } {
+  return { ...loadConfig(schema, env), service, databaseUrl: databaseUrlFor(service, env) };
 }
 
 /** `<SERVICE>_DATABASE_URL`, or the service's own database on the shared server. */

@@ -1,43 +1,45 @@
+import { AppError } from '@coin/errors';
 import type { Logger } from '@coin/telemetry';
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { ensureDatabase } from './create-database.ts';
+import { databaseFailure } from './database-errors.ts';
+import { watchPool } from './pool-metrics.ts';
 
 export interface OpenDatabaseOptions {
+  /** The owning service: the `service` label of the pool metrics and the name in its errors. */
+  service: string;
   url: string;
   entities: readonly EntitySchema[];
   migrations: readonly MigrationObject[];
   log: Logger;
-  poolMax?: number;
+  poolMax: number;
+  /** Postgres cancels any statement running longer (a transaction may raise it with `SET LOCAL`). */
+  statementTimeoutMs: number;
+  /** How long a caller waits for a pooled connection before it fails. */
+  acquireTimeoutMs: number;
 }
 
 export type Database = MikroORM;
 
-/**
- * Runs the committed migrations under a Postgres advisory lock, so replicas starting together
- * never race each other's DDL.
- */
-async function migrate(orm: MikroORM, url: string, log: Logger): Promise<void> {
-  const lock = new pg.Client({ connectionString: url });
-  await lock.connect();
-  try {
-    await lock.query("SELECT pg_advisory_lock(hashtext('coin-migrations'))");
-    const done = await orm.migrator.up();
-    if (done.length) log.info({ migrations: done.map((m) => m.name) }, 'migrations applied');
-  } finally {
-    await lock.query("SELECT pg_advisory_unlock(hashtext('coin-migrations'))").catch(() => undefined);
-    await lock.end();
-  }
-}
+const MIGRATION_LOCK = "hashtext('coin-migrations')";
 
-/** The service's own database: created if missing, migrated, and ready for use. */
-export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+/**
+ * Applies the committed migrations under a Postgres advisory lock, so replicas starting together
+ * never race each other's DDL. Its own short-lived connection has no statement timeout: a
+ * migration may rewrite a large table.
+ */
+export async function migrateDatabase(opts: {
+  url: string;
+  migrations: readonly MigrationObject[];
+  log: Logger;
+}): Promise<void> {
   await ensureDatabase(opts.url);
   const orm = await MikroORM.init({
     clientUrl: opts.url,
-    entities: [...opts.entities],
+    entities: [],
     extensions: [Migrator],
     migrations: {
       migrationsList: [...opts.migrations],
@@ -45,18 +47,60 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       transactional: true,
       allOrNothing: true,
     },
-    pool: { min: 0, max: opts.poolMax ?? 10 },
+    pool: { min: 0, max: 1 },
+    discovery: { warnWhenNoEntities: false },
+    debug: false,
+    colors: false,
+    logger: (message) => opts.log.debug({ component: 'mikro-orm' }, message),
+  });
+  const lock = new pg.Client({ connectionString: opts.url });
+  await lock.connect();
+  try {
+    await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    const done = await orm.migrator.up();
+    if (done.length) opts.log.info({ migrations: done.map((m) => m.name) }, 'migrations applied');
+  } finally {
+    await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+    await lock.end();
+    await orm.close();
+  }
+}
+
+/**
+ * The service's own database: created if missing, migrated, and opened with bounded waits (a
+ * statement timeout and a pool-acquire timeout) and pool metrics.
+ */
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  await migrateDatabase(opts);
+  const orm = await MikroORM.init({
+    clientUrl: opts.url,
+    entities: [...opts.entities],
+    pool: { min: 0, max: opts.poolMax },
+    driverOptions: {
+      statement_timeout: opts.statementTimeoutMs,
+      connectionTimeoutMillis: opts.acquireTimeoutMs,
+      onPoolCreated: (pool: pg.Pool) => watchPool(opts.service, pool, opts.poolMax),
+    },
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },
     debug: false,
     colors: false,
     logger: (message) => opts.log.debug({ component: 'mikro-orm' }, message),
   });
-  await migrate(orm, opts.url, opts.log);
   return orm;
 }
 
-/** Wraps a handler so it runs with its own identity map (one per handled message). */
-export function requestScope(orm: Database) {
-  return <T>(fn: () => Promise<T>): Promise<T> => RequestContext.create(orm.em, fn);
+/**
+ * Wraps a handler so it runs with its own identity map (one per handled message), and so a
+ * database wait that ran out answers 503/504 instead of 500.
+ */
+export function requestScope(orm: Database, service: string) {
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await RequestContext.create(orm.em, fn);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw databaseFailure(err, service) ?? err;
+    }
+  };
 }

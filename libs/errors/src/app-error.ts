@@ -1,7 +1,6 @@
 export type ErrorType =
   | 'invalid'
   | 'unauthorized'
-  | 'forbidden'
   | 'not_found'
   | 'conflict'
   | 'unprocessable'
@@ -47,15 +46,6 @@ export class AppError extends Error {
       appErrorCode: 'UNAUTHORIZED',
       error,
       message: 'unauthorized',
-    });
-  }
-
-  static forbidden(error: string): AppError {
-    return new AppError(403, {
-      errorType: 'forbidden',
-      appErrorCode: 'FORBIDDEN',
-      error,
-      message: 'forbidden',
     });
   }
 
@@ -126,8 +116,4 @@ export class AppError extends Error {
       message: 'internal error',
     });
   }
-}
-
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
 }

@@ -1,2 +1,2 @@
-export { AppError, type ErrorDetails, type ErrorType, isAppError } from './app-error.ts';
+export { AppError, type ErrorDetails, type ErrorType } from './app-error.ts';
 export { type FailureEnvelope, failure, type SuccessEnvelope, success } from './envelope.ts';

@@ -1,10 +1,10 @@
+import { namesOf } from '@coin/bus';
 import type { EntityManager } from '@coin/db';
 import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { consumerDuration, consumerOutcomes, watchConsumer } from './metrics.ts';
-import { durableName, qualifiedSubject, streamName } from './namespace.ts';
 import { ensureEventsStream } from './stream.ts';
 
 export interface ConsumerOptions<T> {
@@ -33,11 +33,12 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
   const jsm = await ensureEventsStream(opts.nc);
   const maxDeliver = opts.maxDeliver ?? 10;
   const ackWaitMs = opts.ackWaitMs ?? 30_000;
-  const stream = streamName();
-  const durable = durableName(opts.durable);
+  const names = namesOf(opts.nc);
+  const stream = names.stream;
+  const durable = names.durable(opts.durable);
   await jsm.consumers.add(stream, {
     durable_name: durable,
-    filter_subject: qualifiedSubject(opts.subject),
+    filter_subject: names.event(opts.subject),
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: ackWaitMs * 1e6,

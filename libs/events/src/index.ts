@@ -1,5 +1,4 @@
 export { applyOnce, type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
-export { durableName, eventsNamespace, qualifiedSubject, streamName } from './namespace.ts';
 export {
   addToOutbox,
   type OutboxEvent,
@@ -10,4 +9,4 @@ export {
   startOutboxRelay,
 } from './outbox.ts';
 export { type PollLoop, startPollLoop } from './poll-loop.ts';
-export { EVENTS_STREAM, ensureEventsStream } from './stream.ts';
+export { ensureEventsStream } from './stream.ts';

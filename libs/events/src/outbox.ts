@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { namesOf } from '@coin/bus';
 import { boundQuery, type Database, type EntityManager, Migration } from '@coin/db';
 import {
   deserializeTraceContext,
@@ -11,7 +12,6 @@ import { jetstream } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { outboxPublished, watchOutbox } from './metrics.ts';
-import { qualifiedSubject } from './namespace.ts';
 import { startPollLoop } from './poll-loop.ts';
 import { ensureEventsStream } from './stream.ts';
 
@@ -96,6 +96,7 @@ export interface RelayOptions {
  */
 export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const js = jetstream(opts.nc);
+  const names = namesOf(opts.nc);
   const interval = opts.intervalMs ?? 100;
   const batch = opts.batchSize ?? 200;
   const service = opts.service ?? String(opts.log.bindings().service ?? 'unknown');
@@ -120,7 +121,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
         try {
           const h = headers();
           injectTraceContext(h);
-          return await js.publish(qualifiedSubject(row.subject), JSON.stringify(row.payload), {
+          return await js.publish(names.event(row.subject), JSON.stringify(row.payload), {
             msgID: row.id,
             headers: h,
           });

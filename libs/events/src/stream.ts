@@ -1,10 +1,6 @@
+import { namesOf } from '@coin/bus';
 import { type JetStreamManager, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-
-import { eventsNamespace, qualifiedSubject, streamName } from './namespace.ts';
-
-/** The stream's name without a namespace; `streamName()` gives the one in force. */
-export const EVENTS_STREAM = 'EVENTS';
 
 const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
 const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
@@ -15,15 +11,16 @@ const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
  */
 export async function ensureEventsStream(nc: NatsConnection): Promise<JetStreamManager> {
   const jsm = await jetstreamManager(nc);
-  const name = streamName();
+  const names = namesOf(nc);
+  const name = names.stream;
   const config = {
     name,
-    subjects: [qualifiedSubject('events.>')],
+    subjects: [names.event('events.>')],
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     duplicate_window: DUPLICATE_WINDOW_NS,
     // A namespaced stream belongs to a test stack or a short-lived environment.
-    max_age: eventsNamespace() ? 3600 * 1e9 : MAX_AGE_NS,
+    max_age: names.namespace ? 3600 * 1e9 : MAX_AGE_NS,
   };
   try {
     await jsm.streams.info(name);

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connectBus, type NatsConnection } from '@coin/bus';
+import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
@@ -11,14 +11,12 @@ import {
   ensureEventsStream,
   type OutboxRelay,
   outboxMigration,
-  qualifiedSubject,
   startConsumer,
   startOutboxRelay,
-  streamName,
 } from '../src/index.ts';
 
 const log = createLogger('events-test', 'silent');
-process.env.NATS_NAMESPACE = `t${randomBytes(5).toString('hex')}`;
+const namespace = `t${randomBytes(5).toString('hex')}`;
 const dbs = isolatedDatabases(['eventstest']);
 let orm: Database;
 let nc: NatsConnection;
@@ -26,20 +24,24 @@ let relay: OutboxRelay;
 
 beforeAll(async () => {
   orm = await openDatabase({
+    service: 'eventstest',
     url: dbs.env.EVENTSTEST_DATABASE_URL,
     entities: [],
     migrations: [outboxMigration],
     log,
+    poolMax: 10,
+    statementTimeoutMs: 5000,
+    acquireTimeoutMs: 2000,
   });
   await orm.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
-  nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test');
+  nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test', namespace);
   relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
 });
 
 afterAll(async () => {
   await relay?.stop();
   const jsm = await jetstreamManager(nc);
-  await jsm.streams.delete(streamName()).catch(() => undefined);
+  await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
   await nc?.close();
   await orm?.close();
   await dbs.drop();
@@ -92,7 +94,7 @@ describe('transactional outbox and consumers', () => {
       // A redelivery of the same event (a relay that crashed after the ack) has no second effect.
       const js = (await import('@nats-io/jetstream')).jetstream(nc);
       const dup = await js.publish(
-        `${process.env.NATS_NAMESPACE}.events.test.happened`,
+        `${namespace}.events.test.happened`,
         JSON.stringify({ eventId: committed, userId }),
         { msgID: committed },
       );
@@ -115,7 +117,7 @@ describe('transactional outbox and consumers', () => {
 
   it('keeps rows pending while JetStream cannot take them, and publishes them afterwards', async () => {
     const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(streamName());
+    await jsm.streams.delete(namesOf(nc).stream);
     const id = await orm.em
       .fork()
       .transactional((tx) => addToOutbox(tx, { subject: 'events.test.later', payload: {} }));
@@ -131,8 +133,8 @@ describe('transactional outbox and consumers', () => {
     expect(await published()).toBe(false);
     await ensureEventsStream(nc);
     await until(published);
-    const msg = await jsm.streams.getMessage(streamName(), {
-      last_by_subj: qualifiedSubject('events.test.later'),
+    const msg = await jsm.streams.getMessage(namesOf(nc).stream, {
+      last_by_subj: namesOf(nc).event('events.test.later'),
     });
     expect(msg?.json<{ eventId: string }>().eventId).toBe(id);
   });

@@ -22,5 +22,4 @@ export {
 } from './propagation.ts';
 
 export const tracer = trace.getTracer('coin-rewards');
-export { runMain, type Stoppable } from './run-main.ts';
-export { onProcessExit } from './shutdown-hooks.ts';
+export { onProcessExit, runExitHooks } from './shutdown-hooks.ts';

@@ -7,11 +7,7 @@ export type { Logger };
  * JSON logs on stdout (or `destination`); every line written inside a span carries its trace and
  * span ids, so a log line leads to its trace and back.
  */
-export function createLogger(
-  name: string,
-  level = process.env.LOG_LEVEL ?? 'info',
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(name: string, level: string, destination?: DestinationStream): Logger {
   const options = {
     name,
     level,

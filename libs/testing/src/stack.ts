@@ -2,9 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { connectBus, pingService } from '@coin/bus';
-import { streamName } from '@coin/events';
-import type { Stoppable } from '@coin/telemetry';
+import { connectBus, namesOf, pingService } from '@coin/bus';
+import type { Stoppable } from '@coin/startup';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { isolatedDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
@@ -40,9 +39,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const names = Object.keys(opts.services);
   const dbs = isolatedDatabases(names);
   // The stack's own subjects, stream and consumers: stacks running side by side (and earlier runs'
-  // events) never reach each other. libs/bus and libs/events read it from the process environment.
-  process.env.NATS_NAMESPACE ??= `t${randomBytes(5).toString('hex')}`;
+  // events) never reach each other.
   const env: NodeJS.ProcessEnv = {
+    NATS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
     NATS_URL: 'nats://127.0.0.1:4222',
     REDIS_URL: 'redis://127.0.0.1:6379',
     DATABASE_URL_BASE: 'postgres://postgres@127.0.0.1:5432',
@@ -52,7 +51,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...opts.env,
   };
   const running = new Map<string, Stoppable>();
-  const probe = await connectBus(env.NATS_URL!, 'test-stack');
+  const probe = await connectBus(env.NATS_URL!, 'test-stack', env.NATS_NAMESPACE!);
   // A service counts as started once the server routes to it: its PING answers (its endpoints
   // subscribed before its discovery subjects, on the same connection).
   async function start(name: string): Promise<void> {
@@ -88,10 +87,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 }
 
 async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
-  const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-cleanup');
+  const nc = await connectBus(
+    env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    'test-cleanup',
+    env.NATS_NAMESPACE ?? '',
+  );
   try {
     const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(streamName()).catch(() => undefined);
+    await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
   } finally {
     await nc.close();
   }
@@ -118,7 +121,11 @@ export async function spawnService(
   env: NodeJS.ProcessEnv,
   readyTimeoutMs = 30_000,
 ): Promise<ServiceProcess> {
-  const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-spawn');
+  const nc = await connectBus(
+    env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    'test-spawn',
+    env.NATS_NAMESPACE ?? '',
+  );
   const before = new Set((await pingService(nc, name, 200)).map((i) => i.id));
   const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,

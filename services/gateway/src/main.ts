@@ -1,4 +1,4 @@
-import { runMain } from '@coin/telemetry';
+import { runMain } from '@coin/startup';
 import { startGateway } from './server.ts';
 
 runMain('gateway', () => startGateway());

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { connectBus } from '@coin/bus';
 import { allOperations } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { createLogger, type Stoppable } from '@coin/telemetry';
+import { type ProcessContext, startProcess } from '@coin/startup';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -16,20 +15,17 @@ import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observability.ts';
 import { registerOperationRoutes } from './routes.ts';
 
-export interface Gateway extends Stoppable {
+export interface Gateway {
   app: FastifyInstance;
   url: string;
   config: GatewayConfig;
+  stop(): Promise<void>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-async function createGateway(
-  env: NodeJS.ProcessEnv,
-): Promise<{ app: FastifyInstance; config: GatewayConfig; close: () => Promise<void> }> {
-  const config = gatewayConfig(env);
-  const log = createLogger('gateway', config.LOG_LEVEL);
-  const nc = await connectBus(config.NATS_URL, 'gateway');
+async function createGateway({ config, log, bus, background }: ProcessContext<GatewayConfig>) {
+  const nc = await bus();
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -104,22 +100,19 @@ async function createGateway(
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
   });
   registerOperationRoutes(app, allOperations, { nc, config, authenticate });
+  // Stopped before the bus it was opened after: in-flight requests still get their replies.
+  background({ stop: () => app.close() }, 'http server');
   await app.ready();
-
-  return {
-    app,
-    config,
-    async close() {
-      await app.close();
-      await nc.drain().catch(() => undefined);
-    },
-  };
+  return app;
 }
 
 /** Builds the gateway and listens on HOST:PORT (PORT=0 picks a free port, for tests). */
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<Gateway> {
-  const { app, config, close } = await createGateway(env);
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ address }, 'gateway listening');
-  return { app, config, url: address, stop: close };
+  const config = gatewayConfig(env);
+  return startProcess('gateway', config, async (ctx) => {
+    const app = await createGateway(ctx);
+    const url = await app.listen({ port: config.PORT, host: config.HOST });
+    app.log.info({ address: url }, 'gateway listening');
+    return { app, config, url };
+  });
 }

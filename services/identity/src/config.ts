@@ -1,7 +1,7 @@
-import { baseConfigSchema, ConfigError, databaseUrlFor, loadConfig } from '@coin/config';
+import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
 
-const schema = baseConfigSchema.extend({
+const schema = databaseConfigSchema.extend({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce
     .number()
@@ -25,14 +25,14 @@ const schema = baseConfigSchema.extend({
   EMAIL_CODE_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
-export type IdentityConfig = z.infer<typeof schema> & { databaseUrl: string };
+export type IdentityConfig = ReturnType<typeof identityConfig>;
 
-export function identityConfig(env: NodeJS.ProcessEnv): IdentityConfig {
-  const config = loadConfig(schema, env);
+export function identityConfig(env: NodeJS.ProcessEnv) {
+  const config = loadServiceConfig('identity', schema, env);
   // Without it account users never get their one-time code: better no release than a silent one.
   if (config.APP_MODE === 'production' && config.SMTP_URL === undefined)
-    throw new ConfigError(
+    throw new Error(
       'invalid configuration: SMTP_URL: is required in production mode (account users get their one-time code by e-mail)',
     );
-  return { ...config, databaseUrl: databaseUrlFor('identity', env) };
+  return config;
 }

@@ -1,4 +1,4 @@
-import { runMain } from '@coin/telemetry';
+import { runMain } from '@coin/startup';
 import { startIdentity } from './service.ts';
 
 runMain('identity', () => startIdentity());

@@ -1,6 +1,4 @@
-import { connectBus, serveOperations } from '@coin/bus';
-import { openDatabase, requestScope } from '@coin/db';
-import { createLogger, type Stoppable } from '@coin/telemetry';
+import { startService } from '@coin/startup';
 import { identityConfig } from './config.ts';
 import type { IdentityDeps } from './deps.ts';
 import { identityEntities } from './entities.ts';
@@ -25,61 +23,45 @@ import { setWebhookHandler } from './operations/set-webhook.ts';
 import { verifyEmailHandler } from './operations/verify-email.ts';
 import { loadTokenSigner } from './security/token-signer.ts';
 
-export async function startIdentity(env: NodeJS.ProcessEnv = process.env): Promise<Stoppable> {
-  const config = identityConfig(env);
-  const log = createLogger('identity', config.LOG_LEVEL);
-  const orm = await openDatabase({
-    url: config.databaseUrl,
-    entities: identityEntities,
-    migrations: identityMigrations,
-    log,
-  });
-  const nc = await connectBus(config.NATS_URL, 'identity');
-  const signer = await loadTokenSigner(orm);
-  const mail = startMailRelay({
-    orm,
-    transport: createMailTransport(config, log),
-    log: log.child({ component: 'mail-relay' }),
-    pollMs: config.MAIL_POLL_MS,
-    retryBaseMs: config.MAIL_RETRY_BASE_MS,
-    retryMaxMs: config.MAIL_RETRY_MAX_MS,
-    maxAttempts: config.MAIL_MAX_ATTEMPTS,
-    // connection, greeting and socket timeouts may each run out once
-    leaseMs: config.SMTP_TIMEOUT_MS * 3 + 5000,
-  });
-  const deps: IdentityDeps = { orm, config, signer, mail };
-  const service = serveOperations(nc, {
-    service: 'identity',
-    version: '1.0.0',
+export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
+  return startService({
+    config: identityConfig(env),
     description: 'partners, tokens, API keys and account users',
-    log,
-    around: requestScope(orm),
-    metricsPort: config.METRICS_PORT,
-    handlers: [
-      registerPartnerHandler(deps),
-      loginHandler(deps),
-      refreshTokensHandler(deps),
-      logoutHandler(deps),
-      getMeHandler(deps),
-      setWebhookHandler(deps),
-      createApiKeyHandler(deps),
-      listApiKeysHandler(deps),
-      revokeApiKeyHandler(deps),
-      verifyApiKeyHandler(deps),
-      getJwksHandler(deps),
-      getPartnerHandler(deps),
-      createAccountUserHandler(deps),
-      verifyEmailHandler(deps),
-      resendCodeHandler(deps),
-    ],
-  });
-  log.info({ id: service.id }, 'identity started');
-  return {
-    async stop() {
-      await service.stop();
-      await mail.stop();
-      await nc.drain();
-      await orm.close();
+    database: { entities: identityEntities, migrations: identityMigrations },
+    async start({ config, orm, log, background }) {
+      const signer = await loadTokenSigner(orm);
+      const mail = background(
+        startMailRelay({
+          orm,
+          transport: createMailTransport(config, log),
+          log: log.child({ component: 'mail-relay' }),
+          pollMs: config.MAIL_POLL_MS,
+          retryBaseMs: config.MAIL_RETRY_BASE_MS,
+          retryMaxMs: config.MAIL_RETRY_MAX_MS,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          // connection, greeting and socket timeouts may each run out once
+          leaseMs: config.SMTP_TIMEOUT_MS * 3 + 5000,
+        }),
+        'mail relay',
+      );
+      const deps: IdentityDeps = { orm, config, signer, mail };
+      return [
+        registerPartnerHandler(deps),
+        loginHandler(deps),
+        refreshTokensHandler(deps),
+        logoutHandler(deps),
+        getMeHandler(deps),
+        setWebhookHandler(deps),
+        createApiKeyHandler(deps),
+        listApiKeysHandler(deps),
+        revokeApiKeyHandler(deps),
+        verifyApiKeyHandler(deps),
+        getJwksHandler(deps),
+        getPartnerHandler(deps),
+        createAccountUserHandler(deps),
+        verifyEmailHandler(deps),
+        resendCodeHandler(deps),
+      ];
     },
-  };
+  });
 }

@@ -3,25 +3,16 @@
  * Postgres. Each board is served from Postgres from the moment its rebuild starts until it is
  * complete, so running services never read a partial index.
  */
-import { openDatabase } from '@coin/db';
-import { createLogger } from '@coin/telemetry';
+import { runCommand } from '@coin/startup';
 import { BoardIndex } from './board-index.ts';
 import { leaderboardConfig } from './config.ts';
 import { leaderboardEntities } from './entities.ts';
 import { leaderboardMigrations } from './migrations/index.ts';
-import { connectRedis } from './service.ts';
 
-const config = leaderboardConfig(process.env);
-const log = createLogger('leaderboard-rebuild', config.LOG_LEVEL);
-const orm = await openDatabase({
-  url: config.databaseUrl,
-  entities: leaderboardEntities,
-  migrations: leaderboardMigrations,
-  log,
+await runCommand('leaderboard-rebuild', leaderboardConfig(process.env), async (ctx) => {
+  const orm = await ctx.database({ entities: leaderboardEntities, migrations: leaderboardMigrations });
+  const began = performance.now();
+  const boards = await new BoardIndex(ctx.redis(), orm, ctx.log).forceRebuildAll();
+  console.log(`rebuilt ${boards} board(s) in ${Math.round(performance.now() - began)} ms`);
+  return 0;
 });
-const redis = connectRedis(config.REDIS_URL);
-const began = performance.now();
-const boards = await new BoardIndex(redis, orm, log).forceRebuildAll();
-console.log(`rebuilt ${boards} board(s) in ${Math.round(performance.now() - began)} ms`);
-redis.disconnect();
-await orm.close();

@@ -1,7 +1,7 @@
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
 
-const schema = baseConfigSchema.extend({
+const schema = databaseConfigSchema.extend({
   /** Users inserted per transaction while a request is processed. */
   ONBOARDING_CHUNK_SIZE: z.coerce.number().int().min(1).max(20_000).default(5_000),
   /**
@@ -13,8 +13,8 @@ const schema = baseConfigSchema.extend({
   ONBOARDING_POLL_MS: z.coerce.number().int().min(10).default(1_000),
 });
 
-export type OnboardingConfig = z.infer<typeof schema> & { databaseUrl: string };
+export type OnboardingConfig = ReturnType<typeof onboardingConfig>;
 
-export function onboardingConfig(env: NodeJS.ProcessEnv): OnboardingConfig {
-  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('onboarding', env) };
+export function onboardingConfig(env: NodeJS.ProcessEnv) {
+  return loadServiceConfig('onboarding', schema, env);
 }

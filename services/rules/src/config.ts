@@ -1,9 +1,9 @@
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
 
 const ms = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
-const schema = baseConfigSchema.extend({
+const schema = databaseConfigSchema.extend({
   /** How long a reward waits for the wallet (and onboarding) before leaving the payment pending. */
   RULES_CALL_TIMEOUT_MS: ms(2000),
   /** How often the retrier looks for pending rewards that are due. */
@@ -13,8 +13,8 @@ const schema = baseConfigSchema.extend({
   REWARD_RETRY_MAX_MS: ms(60_000),
 });
 
-export type RulesConfig = z.infer<typeof schema> & { databaseUrl: string };
+export type RulesConfig = ReturnType<typeof rulesConfig>;
 
-export function rulesConfig(env: NodeJS.ProcessEnv): RulesConfig {
-  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('rules', env) };
+export function rulesConfig(env: NodeJS.ProcessEnv) {
+  return loadServiceConfig('rules', schema, env);
 }

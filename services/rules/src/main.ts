@@ -1,4 +1,4 @@
-import { runMain } from '@coin/telemetry';
+import { runMain } from '@coin/startup';
 import { startRules } from './service.ts';
 
 runMain('rules', () => startRules());

@@ -1,7 +1,4 @@
-import { connectBus, serveOperations } from '@coin/bus';
-import { openDatabase, requestScope } from '@coin/db';
-import { ensureEventsStream, startOutboxRelay } from '@coin/events';
-import { createLogger, type Stoppable } from '@coin/telemetry';
+import { startService } from '@coin/startup';
 import { rulesConfig } from './config.ts';
 import type { RulesDeps } from './deps.ts';
 import { rulesEntities } from './entities.ts';
@@ -15,47 +12,26 @@ import { startRewardRetrier } from './rewards/retrier.ts';
 
 const KEY_SWEEP_INTERVAL_MS = 3_600_000;
 
-export async function startRules(env: NodeJS.ProcessEnv = process.env): Promise<Stoppable> {
-  const config = rulesConfig(env);
-  const log = createLogger('rules', config.LOG_LEVEL);
-  const orm = await openDatabase({
-    url: config.databaseUrl,
-    entities: rulesEntities,
-    migrations: rulesMigrations,
-    log,
-  });
-  const nc = await connectBus(config.NATS_URL, 'rules');
-  await ensureEventsStream(nc);
-  const relay = startOutboxRelay({ orm, nc, log });
-  const deps: RulesDeps = { orm, nc, relay, config, log };
-  const service = serveOperations(nc, {
-    service: 'rules',
-    version: '1.0.0',
+export async function startRules(env: NodeJS.ProcessEnv = process.env) {
+  return startService({
+    config: rulesConfig(env),
     description: 'reward rules and rewards by rule',
-    log,
-    around: requestScope(orm),
-    metricsPort: config.METRICS_PORT,
-    handlers: [
-      createRuleHandler(deps),
-      listRulesHandler(deps),
-      updateRuleHandler(deps),
-      rewardUserHandler(deps),
-    ],
-  });
-  const retrier = startRewardRetrier(deps);
-  const sweepKeys = () =>
-    forgetOldRewardKeys(orm.em.fork()).catch((err) => log.warn({ err }, 'idempotency key sweep failed'));
-  void sweepKeys();
-  const sweeper = setInterval(sweepKeys, KEY_SWEEP_INTERVAL_MS).unref();
-  log.info({ id: service.id }, 'rules started');
-  return {
-    async stop() {
-      clearInterval(sweeper);
-      await service.stop();
-      await retrier.stop();
-      await relay.stop();
-      await nc.drain();
-      await orm.close();
+    database: { entities: rulesEntities, migrations: rulesMigrations },
+    outbox: true,
+    start({ config, orm, nc, relay, log, background }) {
+      const deps: RulesDeps = { orm, nc, relay, config, log };
+      background(startRewardRetrier(deps), 'reward retrier');
+      const sweepKeys = () =>
+        forgetOldRewardKeys(orm.em.fork()).catch((err) => log.warn({ err }, 'idempotency key sweep failed'));
+      void sweepKeys();
+      const sweeper = setInterval(sweepKeys, KEY_SWEEP_INTERVAL_MS).unref();
+      background({ stop: () => clearInterval(sweeper) }, 'idempotency key sweep');
+      return [
+        createRuleHandler(deps),
+        listRulesHandler(deps),
+        updateRuleHandler(deps),
+        rewardUserHandler(deps),
+      ];
     },
-  };
+  });
 }

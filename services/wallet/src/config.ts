@@ -1,14 +1,13 @@
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
 
-const schema = baseConfigSchema.extend({
+const schema = databaseConfigSchema.extend({
   /** Rows each partner's issuance account is split into, so concurrent transfers do not queue on one row. */
   WALLET_PARTNER_SHARDS: z.coerce.number().int().min(1).max(256).default(8),
   /** The most transfers one database transaction applies (1 = a transaction per transfer). */
   WALLET_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
   /** Batches in flight at once per replica; each holds one database connection. */
   WALLET_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  WALLET_DB_POOL: z.coerce.number().int().min(2).max(200).default(10),
   /** How long an idempotency key is kept; never less than a day. */
   WALLET_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(72),
   /** Budget of one call to a partner's userDetailsUrl; a slower partner only loses its names in the entry. */
@@ -20,8 +19,10 @@ const schema = baseConfigSchema.extend({
   WALLET_VERIFY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
 });
 
-export type WalletConfig = z.infer<typeof schema> & { databaseUrl: string };
+export type WalletConfig = ReturnType<typeof walletConfig>;
 
-export function walletConfig(env: NodeJS.ProcessEnv): WalletConfig {
-  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('wallet', env) };
+export function walletConfig(env: NodeJS.ProcessEnv) {
+  const config = loadServiceConfig('wallet', schema, env);
+  // Every batch in flight holds a connection; reads and the relay need some beside them.
+  return { ...config, DB_POOL_MAX: Math.max(config.DB_POOL_MAX, config.WALLET_BATCH_CONCURRENCY + 4) };
 }

@@ -1,4 +1,4 @@
-import { runMain } from '@coin/telemetry';
+import { runMain } from '@coin/startup';
 import { startWallet } from './service.ts';
 
 runMain('wallet', () => startWallet());

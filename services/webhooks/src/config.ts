@@ -1,4 +1,4 @@
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
 
 /** Svix's schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -9,7 +9,7 @@ const schedule = z
   .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds')
   .transform((s) => s.split(',').map(Number));
 
-const schema = baseConfigSchema.extend({
+const schema = databaseConfigSchema.extend({
   /** Delay before each attempt: the first entry before the first attempt, and so on. */
   WEBHOOK_RETRY_SCHEDULE_MS: schedule.default(schedule.parse(DEFAULT_SCHEDULE)),
   /** An attempt that has no 2xx within this time has failed. */
@@ -21,8 +21,8 @@ const schema = baseConfigSchema.extend({
   WEBHOOK_PARTNER_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
-export type WebhooksConfig = z.infer<typeof schema> & { databaseUrl: string };
+export type WebhooksConfig = ReturnType<typeof webhooksConfig>;
 
-export function webhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
-  return { ...loadConfig(schema, env), databaseUrl: databaseUrlFor('webhooks', env) };
+export function webhooksConfig(env: NodeJS.ProcessEnv) {
+  return loadServiceConfig('webhooks', schema, env);
 }

@@ -1,4 +1,4 @@
-import { runMain } from '@coin/telemetry';
+import { runMain } from '@coin/startup';
 import { startWebhooks } from './service.ts';
 
 runMain('webhooks', () => startWebhooks());

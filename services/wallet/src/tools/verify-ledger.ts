@@ -1,31 +1,34 @@
 /**
  * `npm run ledger:verify -w @coin/wallet`: checks the wallet ledger's invariants against
  * WALLET_DATABASE_URL (or DATABASE_URL_BASE/coin_wallet), prints what it found, and exits 1 on any
- * violation (2 when the database cannot be read).
+ * violation (2 when the database cannot be read). It reads through a connection of its own, without
+ * the services' statement timeout: the checks scan the whole ledger.
  */
-import { databaseUrlFor } from '@coin/config';
+import { runCommand } from '@coin/startup';
 import pg from 'pg';
+import { walletConfig } from '../config.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
-const url = databaseUrlFor('wallet', process.env);
-const client = new pg.Client({ connectionString: url });
-try {
-  await client.connect();
-  const report = await verifyLedger(client);
-  console.log(
-    `ledger ${new URL(url).pathname.slice(1)}: ${report.partners} partners, ${report.accounts} accounts, ` +
-      `${report.entries} entries, ${report.coinsInWallets} coins in user wallets`,
-  );
-  if (report.violations.length === 0) {
-    console.log('OK: every partner sums to zero, every balance equals its postings, no wallet is negative');
-  } else {
+await runCommand('ledger-verify', walletConfig(process.env), async ({ config }) => {
+  const client = new pg.Client({ connectionString: config.databaseUrl });
+  try {
+    await client.connect();
+    const report = await verifyLedger(client);
+    console.log(
+      `ledger ${new URL(config.databaseUrl).pathname.slice(1)}: ${report.partners} partners, ` +
+        `${report.accounts} accounts, ${report.entries} entries, ${report.coinsInWallets} coins in user wallets`,
+    );
+    if (report.violations.length === 0) {
+      console.log('OK: every partner sums to zero, every balance equals its postings, no wallet is negative');
+      return 0;
+    }
     console.log(`VIOLATIONS (${report.violations.length}):`);
     for (const v of report.violations) console.log(`  - ${v}`);
+    return 1;
+  } catch (err) {
+    console.error(`ledger verification could not run: ${(err as Error).message}`);
+    return 2;
+  } finally {
+    await client.end().catch(() => undefined);
   }
-  process.exitCode = report.violations.length === 0 ? 0 : 1;
-} catch (err) {
-  console.error(`ledger verification could not run: ${(err as Error).message}`);
-  process.exitCode = 2;
-} finally {
-  await client.end().catch(() => undefined);
-}
+});

@@ -1,0 +1,79 @@
+import { connectBus, type NatsConnection } from '@coin/bus';
+import type { BaseConfig, DatabaseConfig } from '@coin/config';
+import { type Database, openDatabase } from '@coin/db';
+import { createLogger, type Logger } from '@coin/telemetry';
+import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import { Redis } from 'ioredis';
+import { StopList, type Stoppable } from './stop-list.ts';
+
+export interface DatabaseSchema {
+  entities: readonly EntitySchema[];
+  migrations: readonly MigrationObject[];
+}
+
+/**
+ * What every process kind starts with: its configuration (parsed once, before this), a logger,
+ * and helpers that open a resource and register it to be stopped, last opened first.
+ */
+export interface ProcessContext<C extends BaseConfig> {
+  name: string;
+  config: C;
+  log: Logger;
+  /** The NATS connection in the configuration's namespace, drained at stop. */
+  bus(): Promise<NatsConnection>;
+  /** The service's database, created and migrated, with bounded waits; closed at stop. */
+  database: C extends DatabaseConfig ? (schema: DatabaseSchema) => Promise<Database> : never;
+  /** Redis with a timeout on every command; disconnected at stop. */
+  redis(): Redis;
+  /**
+   * Registers something that runs beside the handlers and must be stopped: a worker, a consumer, a
+   * relay, a timer, a client to close. The process stops them after it stops taking requests, the
+   * last registered first.
+   */
+  background<T extends Stoppable>(thing: T, name?: string): T;
+}
+
+export function processContext<C extends BaseConfig>(name: string, config: C, stops?: StopList) {
+  const log = createLogger(name, config.LOG_LEVEL);
+  const list = stops ?? new StopList(log);
+  const ctx: ProcessContext<C> = {
+    name,
+    config,
+    log,
+    async bus() {
+      const nc = await connectBus(config.NATS_URL, name, config.NATS_NAMESPACE);
+      list.add('bus', { stop: () => nc.drain().catch(() => undefined) });
+      return nc;
+    },
+    database: (async (schema: DatabaseSchema) => {
+      const db = config as unknown as DatabaseConfig;
+      const orm = await openDatabase({
+        service: db.service,
+        url: db.databaseUrl,
+        entities: schema.entities,
+        migrations: schema.migrations,
+        log,
+        poolMax: db.DB_POOL_MAX,
+        statementTimeoutMs: db.DB_STATEMENT_TIMEOUT_MS,
+        acquireTimeoutMs: db.DB_ACQUIRE_TIMEOUT_MS,
+      });
+      list.add('database', { stop: () => orm.close() });
+      return orm;
+    }) as ProcessContext<C>['database'],
+    redis() {
+      // RESP2: script replies keep the shapes the scripts return, whatever the client's default.
+      const redis = new Redis(config.REDIS_URL, {
+        protocol: 2,
+        maxRetriesPerRequest: 2,
+        enableAutoPipelining: true,
+        commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
+      });
+      list.add('redis', { stop: () => redis.disconnect() });
+      return redis;
+    },
+    background(thing, stepName = 'background') {
+      return list.add(stepName, thing);
+    },
+  };
+  return { ctx, stops: list };
+}
