@@ -125,7 +125,9 @@ describe('bus request-reply', () => {
       ),
     );
     expect(info.type).toBe('io.nats.micro.v1.info_response');
-    expect(info.endpoints.map((e: { subject: string }) => e.subject)).toContain(namesOf(nc).subject(echo.subject));
+    expect(info.endpoints.map((e: { subject: string }) => e.subject)).toContain(
+      namesOf(nc).subject(echo.subject),
+    );
     expect(info.endpoints[0].queue_group).toBe(service);
     const stats = JSON.parse(
       new TextDecoder().decode(

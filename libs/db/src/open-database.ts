@@ -1,3 +1,4 @@
+import { databaseConfigSchema } from '@coin/config';
 import { AppError } from '@coin/errors';
 import type { Logger } from '@coin/telemetry';
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
@@ -9,18 +10,21 @@ import { databaseFailure } from './database-errors.ts';
 import { watchPool } from './pool-metrics.ts';
 
 export interface OpenDatabaseOptions {
-  /** The owning service: the `service` label of the pool metrics and the name in its errors. */
-  service: string;
   url: string;
   entities: readonly EntitySchema[];
   migrations: readonly MigrationObject[];
   log: Logger;
-  poolMax: number;
-  /** Postgres cancels any statement running longer (a transaction may raise it with `SET LOCAL`). */
-  statementTimeoutMs: number;
+  /** The owning service: the `service` label of the pool metrics and the name in its errors. */
+  service?: string;
+  /** The rest default to the configuration's defaults (`DB_POOL_MAX`, `DB_*_TIMEOUT_MS`). */
+  poolMax?: number;
+  /** Postgres cancels any statement running longer (a transaction may raise it, see allowSlowStatements). */
+  statementTimeoutMs?: number;
   /** How long a caller waits for a pooled connection before it fails. */
-  acquireTimeoutMs: number;
+  acquireTimeoutMs?: number;
 }
+
+const DEFAULTS = databaseConfigSchema.parse({});
 
 export type Database = MikroORM;
 
@@ -72,14 +76,16 @@ export async function migrateDatabase(opts: {
  */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   await migrateDatabase(opts);
+  const service = opts.service ?? new URL(opts.url).pathname.slice(1);
+  const poolMax = opts.poolMax ?? DEFAULTS.DB_POOL_MAX;
   const orm = await MikroORM.init({
     clientUrl: opts.url,
     entities: [...opts.entities],
-    pool: { min: 0, max: opts.poolMax },
+    pool: { min: 0, max: poolMax },
     driverOptions: {
-      statement_timeout: opts.statementTimeoutMs,
-      connectionTimeoutMillis: opts.acquireTimeoutMs,
-      onPoolCreated: (pool: pg.Pool) => watchPool(opts.service, pool, opts.poolMax),
+      statement_timeout: opts.statementTimeoutMs ?? DEFAULTS.DB_STATEMENT_TIMEOUT_MS,
+      connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULTS.DB_ACQUIRE_TIMEOUT_MS,
+      onPoolCreated: (pool: pg.Pool) => watchPool(service, pool, poolMax),
     },
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },

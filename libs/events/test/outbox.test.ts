@@ -24,14 +24,10 @@ let relay: OutboxRelay;
 
 beforeAll(async () => {
   orm = await openDatabase({
-    service: 'eventstest',
     url: dbs.env.EVENTSTEST_DATABASE_URL,
     entities: [],
     migrations: [outboxMigration],
     log,
-    poolMax: 10,
-    statementTimeoutMs: 5000,
-    acquireTimeoutMs: 2000,
   });
   await orm.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
   nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test', namespace);

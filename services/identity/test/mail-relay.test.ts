@@ -21,14 +21,10 @@ const delivered: string[] = [];
 
 beforeAll(async () => {
   orm = await openDatabase({
-    service: 'identity',
     url: dbs.env.IDENTITYMAIL_DATABASE_URL,
     entities: identityEntities,
     migrations: identityMigrations,
     log,
-    poolMax: 10,
-    statementTimeoutMs: 5000,
-    acquireTimeoutMs: 2000,
   });
   smtp = new SMTPServer({
     authOptional: true,
