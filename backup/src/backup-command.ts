@@ -1,0 +1,72 @@
+/**
+ * `npm run db:backup -- <directory>`: dumps every service database (pg_dump, custom format) into the
+ * directory, in BACKUP_ORDER, with a manifest; prints each dump. Reads the same variables as the
+ * services (`<SERVICE>_DATABASE_URL`, or `DATABASE_URL_BASE`). Needs PostgreSQL's client tools, of the
+ * server's major version or newer. Exits 1 when a database cannot be dumped.
+ */
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { databaseUrlFor } from '@coin/config';
+import pg from 'pg';
+import { type DatabaseDump, writeManifest } from './manifest.ts';
+import { BACKUP_ORDER, unorderedServices } from './order.ts';
+import { pgDump, pgDumpVersion } from './pg-tools.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+async function appliedMigrations(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT name FROM mikro_orm_migrations ORDER BY id',
+    );
+    return rows.map((r) => r.name);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = resolve(process.argv[2] ?? `backup-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const unordered = unorderedServices(ROOT);
+  if (unordered.length) throw new Error(`not in BACKUP_ORDER (backup/src/order.ts): ${unordered.join(', ')}`);
+  await mkdir(dir, { recursive: true });
+  if ((await readdir(dir)).length) throw new Error(`${dir} is not empty: a backup goes into a new directory`);
+  const startedAt = new Date().toISOString();
+  const databases: DatabaseDump[] = [];
+  for (const service of BACKUP_ORDER) {
+    const url = databaseUrlFor(service);
+    const file = `${service}.dump`;
+    const began = new Date();
+    const migrations = await appliedMigrations(url);
+    await pgDump(url, join(dir, file));
+    const finished = new Date();
+    const { size } = await stat(join(dir, file));
+    databases.push({
+      service,
+      file,
+      startedAt: began.toISOString(),
+      finishedAt: finished.toISOString(),
+      bytes: size,
+      migrations,
+    });
+    console.log(
+      `${service}: ${size} bytes in ${finished.getTime() - began.getTime()} ms (${migrations.length} migrations)`,
+    );
+  }
+  await writeManifest(dir, {
+    format: 1,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    pgDump: await pgDumpVersion(),
+    databases,
+  });
+  console.log(`backup of ${databases.length} databases in ${dir}`);
+}
+
+main().catch((err) => {
+  console.error(`backup failed: ${(err as Error).message}`);
+  process.exitCode = 1;
+});

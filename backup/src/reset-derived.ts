@@ -1,0 +1,40 @@
+import { connectBus } from '@coin/bus';
+import { streamName } from '@coin/events';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Redis } from 'ioredis';
+
+/**
+ * Deletes the event stream (and with it every durable consumer's position): the restored outboxes
+ * are the source of every event, and a stream kept from after the backup would hold events the
+ * restored databases never wrote. The services recreate it, and their consumers, at start.
+ */
+export async function deleteEventStream(natsUrl: string): Promise<boolean> {
+  const nc = await connectBus(natsUrl, 'restore');
+  try {
+    const jsm = await jetstreamManager(nc);
+    return await jsm.streams.delete(streamName()).catch(() => false);
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * Deletes the leaderboard's Redis index (`lb:v1:*`, or the pattern given): it reflects the live
+ * standings, not the restored ones. Each board, lacking its `ready` key, is served from Postgres and
+ * rebuilt by the leaderboard service at start.
+ */
+export async function clearLeaderboardIndex(redisUrl: string, pattern: string): Promise<number> {
+  const redis = new Redis(redisUrl);
+  try {
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `npm run db:restore -- <backup directory> [--replay-hours 24] [--keep-stream] [--leaderboard-keys 'lb:v1:*']`:
+ * restores every service database of a backup into new, empty databases (the services' variables,
+ * `<SERVICE>_DATABASE_URL` or `DATABASE_URL_BASE`, name them; a database that holds tables is refused),
+ * then makes the rest agree with them: events published but applied by no restored consumer are queued
+ * again in their outbox, the JetStream event stream is deleted (the services rebuild it from the
+ * outboxes), and the leaderboard's Redis index is cleared (rebuilt from Postgres). Start the services
+ * afterwards; they migrate a backup of an older release on start.
+ */
+import { parseArgs } from 'node:util';
+import { databaseUrlFor } from '@coin/config';
+import { ensureDatabase } from '@coin/db';
+import pg from 'pg';
+import { readManifest } from './manifest.ts';
+import { BACKUP_ORDER } from './order.ts';
+import { pgRestore } from './pg-tools.ts';
+import { requeueUnappliedEvents } from './requeue-events.ts';
+import { clearLeaderboardIndex, deleteEventStream } from './reset-derived.ts';
+
+async function isEmpty(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+  } catch (err) {
+    if ((err as { code?: string }).code === '3D000') return true; // no such database yet
+    throw err;
+  }
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
+    );
+    return rows[0].n === 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'replay-hours': { type: 'string', default: '24' },
+      'keep-stream': { type: 'boolean', default: false },
+      'leaderboard-keys': { type: 'string', default: 'lb:v1:*' },
+    },
+  });
+  const dir = positionals[0];
+  if (!dir) throw new Error('name the backup directory');
+  const manifest = await readManifest(dir);
+  const dumps = BACKUP_ORDER.map((service) => {
+    const dump = manifest.databases.find((d) => d.service === service);
+    if (!dump) throw new Error(`${dir}: the backup has no ${service} database`);
+    return dump;
+  });
+  const urls = Object.fromEntries(BACKUP_ORDER.map((s) => [s, databaseUrlFor(s)]));
+  for (const [service, url] of Object.entries(urls))
+    if (!(await isEmpty(url))) throw new Error(`${service}: ${new URL(url).pathname.slice(1)} is not empty`);
+
+  for (const dump of dumps) {
+    const began = Date.now();
+    await ensureDatabase(urls[dump.service]);
+    await pgRestore(urls[dump.service], `${dir}/${dump.file}`);
+    console.log(
+      `${dump.service}: restored ${dump.bytes} bytes (dumped ${dump.startedAt}) in ${Date.now() - began} ms`,
+    );
+  }
+
+  const since = new Date(Date.parse(manifest.startedAt) - Number(values['replay-hours']) * 3600_000);
+  const events = await requeueUnappliedEvents(urls, since);
+  for (const service of Object.keys(events.pending))
+    console.log(
+      `${service} outbox: ${events.pending[service]} unpublished in the backup, ${events.requeued[service]} published but applied by no consumer: queued again`,
+    );
+  console.log(`events already applied by a restored consumer, not sent again: ${events.alreadyApplied}`);
+
+  if (!values['keep-stream']) {
+    const deleted = await deleteEventStream(process.env.NATS_URL ?? 'nats://127.0.0.1:4222');
+    console.log(
+      deleted
+        ? 'event stream deleted: the services rebuild it from the outboxes'
+        : 'no event stream to delete',
+    );
+  }
+  const keys = await clearLeaderboardIndex(
+    process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    values['leaderboard-keys'],
+  );
+  console.log(`leaderboard index: ${keys} Redis keys deleted; the boards rebuild from Postgres`);
+  console.log(`restore of ${dumps.length} databases done (backup started ${manifest.startedAt})`);
+}
+
+main().catch((err) => {
+  console.error(`restore failed: ${(err as Error).message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { connectBus } from '@coin/bus';
+import { streamName } from '@coin/events';
+import type { ApiClient } from '@coin/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import pg from 'pg';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs one of the project's commands as an operator would, and returns its exit code and output. */
+export function runCommand(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+/** The rows one query returns from each of the given databases, together. */
+export async function queryEach<T>(urls: readonly string[], sql: string): Promise<T[]> {
+  const out: T[] = [];
+  for (const url of urls) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      out.push(...(await client.query(sql)).rows);
+    } catch (err) {
+      // 42P01: this database has no such table (a service without an outbox or consumers).
+      if ((err as { code?: string }).code !== '42P01') throw err;
+    } finally {
+      await client.end();
+    }
+  }
+  return out;
+}
+
+/** The `Nats-Msg-Id` (the outbox event id) of every message in the stack's event stream. */
+export async function streamEventIds(natsUrl: string): Promise<string[]> {
+  const nc = await connectBus(natsUrl, 'restore-drill');
+  try {
+    const jsm = await jetstreamManager(nc);
+    const { state } = await jsm.streams.info(streamName());
+    const ids: string[] = [];
+    for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+      const msg = await jsm.streams.getMessage(streamName(), { seq }).catch(() => null);
+      const id = msg?.header.get('Nats-Msg-Id');
+      if (id) ids.push(id);
+    }
+    return ids;
+  } finally {
+    await nc.close();
+  }
+}
+
+export interface LedgerEntry {
+  id: string;
+  debitOrCredit: 'CR' | 'DE';
+  coins: number;
+  narration: string;
+  createdAt: string;
+}
+
+/** Every ledger entry of the given users, through the gateway's history. */
+export async function ledgerOf(api: ApiClient, token: string, users: readonly string[]) {
+  const entries = new Map<string, LedgerEntry[]>();
+  for (const userId of users) {
+    const mine: LedgerEntry[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api.get('/api/v1/laas/coins/get-user-transactions', {
+        token,
+        query: { userId, page, limit: 100 },
+      });
+      if (res.status !== 200) throw new Error(`history: ${res.status} ${res.text}`);
+      mine.push(...res.body.data.data);
+      if (res.body.data.nextpage === null) break;
+    }
+    entries.set(userId, mine);
+  }
+  return entries;
+}
+
+/** A seeded generator (mulberry32): the drill's workload can be replayed from its printed seed. */
+export function seededRandom(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
