@@ -168,7 +168,7 @@ describe('restore drill: back up while transfers run, restore into fresh databas
         `points board ${boards.points.length} users = ${expectedPoints.size} rewarded in the ledger`,
     );
 
-    const published = await streamEventIds(back.env.NATS_URL ?? 'nats://127.0.0.1:4222');
+    const published = await streamEventIds(back.env);
     const again = published.filter((id) => appliedAtRestore.has(id));
     console.log(
       `event stream rebuilt from the outboxes: ${published.length} events, ` +

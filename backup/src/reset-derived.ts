@@ -1,5 +1,4 @@
-import { connectBus } from '@coin/bus';
-import { streamName } from '@coin/events';
+import { connectBus, namesOf } from '@coin/bus';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Redis } from 'ioredis';
 
@@ -8,11 +7,11 @@ import { Redis } from 'ioredis';
  * are the source of every event, and a stream kept from after the backup would hold events the
  * restored databases never wrote. The services recreate it, and their consumers, at start.
  */
-export async function deleteEventStream(natsUrl: string): Promise<boolean> {
-  const nc = await connectBus(natsUrl, 'restore');
+export async function deleteEventStream(natsUrl: string, namespace: string): Promise<boolean> {
+  const nc = await connectBus(natsUrl, 'restore', namespace);
   try {
     const jsm = await jetstreamManager(nc);
-    return await jsm.streams.delete(streamName()).catch(() => false);
+    return await jsm.streams.delete(namesOf(nc).stream).catch(() => false);
   } finally {
     await nc.close();
   }

@@ -8,7 +8,7 @@
  * afterwards; they migrate a backup of an older release on start.
  */
 import { parseArgs } from 'node:util';
-import { databaseUrlFor } from '@coin/config';
+import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
 import { ensureDatabase } from '@coin/db';
 import pg from 'pg';
 import { readManifest } from './manifest.ts';
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       'leaderboard-keys': { type: 'string', default: 'lb:v1:*' },
     },
   });
+  const config = loadConfig(baseConfigSchema);
   const dir = positionals[0];
   if (!dir) throw new Error('name the backup directory');
   const manifest = await readManifest(dir);
@@ -74,17 +75,14 @@ async function main(): Promise<void> {
   console.log(`events already applied by a restored consumer, not sent again: ${events.alreadyApplied}`);
 
   if (!values['keep-stream']) {
-    const deleted = await deleteEventStream(process.env.NATS_URL ?? 'nats://127.0.0.1:4222');
+    const deleted = await deleteEventStream(config.NATS_URL, config.NATS_NAMESPACE);
     console.log(
       deleted
         ? 'event stream deleted: the services rebuild it from the outboxes'
         : 'no event stream to delete',
     );
   }
-  const keys = await clearLeaderboardIndex(
-    process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    values['leaderboard-keys'],
-  );
+  const keys = await clearLeaderboardIndex(config.REDIS_URL, values['leaderboard-keys']);
   console.log(`leaderboard index: ${keys} Redis keys deleted; the boards rebuild from Postgres`);
   console.log(`restore of ${dumps.length} databases done (backup started ${manifest.startedAt})`);
 }

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { connectBus } from '@coin/bus';
-import { streamName } from '@coin/events';
+import { connectBus, namesOf } from '@coin/bus';
 import type { ApiClient } from '@coin/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
@@ -42,14 +41,19 @@ export async function queryEach<T>(urls: readonly string[], sql: string): Promis
 }
 
 /** The `Nats-Msg-Id` (the outbox event id) of every message in the stack's event stream. */
-export async function streamEventIds(natsUrl: string): Promise<string[]> {
-  const nc = await connectBus(natsUrl, 'restore-drill');
+export async function streamEventIds(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const nc = await connectBus(
+    env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    'restore-drill',
+    env.NATS_NAMESPACE ?? '',
+  );
   try {
     const jsm = await jetstreamManager(nc);
-    const { state } = await jsm.streams.info(streamName());
+    const stream = namesOf(nc).stream;
+    const { state } = await jsm.streams.info(stream);
     const ids: string[] = [];
     for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
-      const msg = await jsm.streams.getMessage(streamName(), { seq }).catch(() => null);
+      const msg = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
       const id = msg?.header.get('Nats-Msg-Id');
       if (id) ids.push(id);
     }
