@@ -1,6 +1,6 @@
 export { Migration } from '@mikro-orm/migrations';
 export { type EntityManager, raw } from '@mikro-orm/postgresql';
-export { boundQuery } from './bound-query.ts';
+export { boundQuery, isoTime, violatedUniqueConstraint } from './bound-query.ts';
 export { dropDatabase, ensureDatabase } from './create-database.ts';
 export { databaseFailure } from './database-errors.ts';
 export {

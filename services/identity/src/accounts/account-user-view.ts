@@ -1,11 +1,9 @@
 import type { accounts } from '@coin/contracts';
-import type { InferEntity } from '@mikro-orm/core';
-import type { AccountUser } from '../entities.ts';
+import { isoTime } from '@coin/db';
+import type { AccountUserRecord } from './account-user-store.ts';
 
-type AccountUserRow = InferEntity<typeof AccountUser>;
-
-function iso(d: Date | null | undefined): string | null {
-  return d ? d.toISOString() : null;
+function iso(d: string | null): string | null {
+  return d ? isoTime(d) : null;
 }
 
 /**
@@ -13,7 +11,7 @@ function iso(d: Date | null | undefined): string | null {
  * linking, PINs, devices) read as their empty state: null, false, `{}` or `[]`. The code itself is
  * never returned; its expiry is, while one is pending.
  */
-export function accountUserView(u: AccountUserRow): accounts.AccountUser {
+export function accountUserView(u: AccountUserRecord): accounts.AccountUser {
   const verified = u.emailVerifiedAt != null;
   return {
     id: u.id,
@@ -38,7 +36,7 @@ export function accountUserView(u: AccountUserRow): accounts.AccountUser {
     kyc: {},
     earnings: [],
     fcmToken: null,
-    dateJoined: u.createdAt.toISOString(),
+    dateJoined: isoTime(u.createdAt),
     bankAccountCreated: false,
     faceIdKey: null,
     lastRewardDate: null,

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@coin/db';
-import type { InferEntity } from '@mikro-orm/core';
-import type { AccountUser } from '../entities.ts';
 import { enqueueMail } from '../mail/mail-outbox.ts';
+import { type AccountUserRecord, setEmailCode } from './account-user-store.ts';
 import { hashOneTimeCode, newOneTimeCode } from './one-time-code.ts';
 
 function lifetime(seconds: number): string {
@@ -12,21 +11,17 @@ function lifetime(seconds: number): string {
 /**
  * Gives the user a fresh code (the previous one stops working, attempts start over) and queues the
  * e-mail that carries it, both in the caller's transaction. Only the hash is stored on the user.
- * Returns when the code expires.
+ * Returns the user as it now is.
  */
 export async function issueEmailCode(
   em: EntityManager,
-  user: InferEntity<typeof AccountUser>,
+  user: AccountUserRecord,
   ttlSeconds: number,
-): Promise<Date> {
+): Promise<AccountUserRecord> {
   const code = newOneTimeCode();
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  user.emailCodeHash = await hashOneTimeCode(code);
-  user.emailCodeExpiresAt = expiresAt;
-  user.emailCodeAttempts = 0;
-  user.emailCodeSentAt = now;
-  await em.flush();
+  const sentAt = new Date();
+  const expiresAt = new Date(sentAt.getTime() + ttlSeconds * 1000);
+  const updated = await setEmailCode(em, user.id, { hash: await hashOneTimeCode(code), sentAt, expiresAt });
   await enqueueMail(em, {
     to: user.email,
     subject: 'Your verification code',
@@ -39,5 +34,5 @@ export async function issueEmailCode(
     ].join('\n'),
     discardAfter: expiresAt,
   });
-  return expiresAt;
+  return updated;
 }

@@ -2,7 +2,7 @@ import { handle } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { Partner } from '../entities.ts';
+import { findPartner } from '../partners/partner-store.ts';
 
 export function getJwksHandler(deps: IdentityDeps) {
   return handle(identity.getJwks, async () => deps.signer.jwks());
@@ -10,7 +10,7 @@ export function getJwksHandler(deps: IdentityDeps) {
 
 export function getPartnerHandler(deps: IdentityDeps) {
   return handle(identity.getPartner, async ({ partnerId }) => {
-    const partner = await deps.orm.em.findOne(Partner, { partnerId });
+    const partner = await findPartner(deps.orm.em, partnerId);
     if (!partner) throw AppError.notFound('partner not found');
     return {
       partnerId: partner.partnerId,
@@ -18,8 +18,8 @@ export function getPartnerHandler(deps: IdentityDeps) {
       partnerName: partner.partnerName,
       email: partner.email,
       userDetailsUrl: partner.userDetailsUrl,
-      webhookUrl: partner.webhookUrl ?? null,
-      webhookSecret: partner.webhookSecret ?? null,
+      webhookUrl: partner.webhookUrl,
+      webhookSecret: partner.webhookSecret,
     };
   });
 }

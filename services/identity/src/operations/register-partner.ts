@@ -3,12 +3,11 @@ import { handle } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { urlRefusal } from '@coin/outbound';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { IdentityDeps } from '../deps.ts';
-import { Partner } from '../entities.ts';
+import { insertPartner } from '../partners/partner-store.ts';
+import { partnerView } from '../partners/partner-view.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { newClientId, newWebhookSecret } from '../security/secrets.ts';
-import { partnerView } from './partner-view.ts';
 
 export function registerPartnerHandler(deps: IdentityDeps) {
   return handle(identity.registerPartner, async ({ body }) => {
@@ -17,10 +16,9 @@ export function registerPartnerHandler(deps: IdentityDeps) {
       const refusal = url ? urlRefusal(url, deps.config.APP_MODE) : undefined;
       if (refusal) throw AppError.badRequest(`${field} ${refusal}`);
     }
-    const em = deps.orm.em;
     // One id per partner: `id` (and login's `user.id`) is the `partnerId` every other call expects.
     const partnerId = randomUUID();
-    const partner = em.create(Partner, {
+    const partner = await insertPartner(deps.orm.em, {
       id: partnerId,
       partnerId,
       applicationName: body.applicationName,
@@ -35,14 +33,6 @@ export function registerPartnerHandler(deps: IdentityDeps) {
       webhookUrl: body.webhookUrl ?? null,
       webhookSecret: body.webhookUrl ? newWebhookSecret() : null,
     });
-    try {
-      await em.flush();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) {
-        throw AppError.conflict('a partner with this email already exists');
-      }
-      throw err;
-    }
     return partnerView(partner);
   });
 }

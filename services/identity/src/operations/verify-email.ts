@@ -1,11 +1,10 @@
 import { handle } from '@coin/bus';
 import { accounts } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { LockMode } from '@mikro-orm/core';
+import { countWrongCode, lockAccountUser, markEmailVerified } from '../accounts/account-user-store.ts';
 import { accountUserView } from '../accounts/account-user-view.ts';
 import { verifyOneTimeCode } from '../accounts/one-time-code.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { AccountUser } from '../entities.ts';
 
 /**
  * Checks the code under a row lock, so concurrent guesses are counted one by one. A wrong guess is
@@ -17,11 +16,7 @@ export function verifyEmailHandler(deps: IdentityDeps) {
 
   return handle(accounts.verifyEmail, async ({ body }) => {
     const outcome = await deps.orm.em.transactional(async (tx) => {
-      const user = await tx.findOne(
-        AccountUser,
-        { email: body.email.toLowerCase() },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const user = await lockAccountUser(tx, body.email.toLowerCase());
       if (!user) return { error: AppError.notFound('no account user with this email') };
       if (user.emailVerifiedAt) {
         return { error: AppError.conflict('email is already verified', 'ALREADY_VERIFIED') };
@@ -31,12 +26,11 @@ export function verifyEmailHandler(deps: IdentityDeps) {
           error: AppError.unprocessable('CODE_ATTEMPTS_EXCEEDED', 'too many wrong codes; request a new code'),
         };
       }
-      if (!user.emailCodeExpiresAt || user.emailCodeExpiresAt.getTime() <= Date.now()) {
+      if (!user.emailCodeExpiresAt || Date.parse(user.emailCodeExpiresAt) <= Date.now()) {
         return { error: AppError.unprocessable('CODE_EXPIRED', 'the code has expired; request a new code') };
       }
       if (!(await verifyOneTimeCode(body.code, user.emailCodeHash))) {
-        user.emailCodeAttempts += 1;
-        const left = maxAttempts - user.emailCodeAttempts;
+        const left = maxAttempts - (await countWrongCode(tx, user.id));
         return {
           error: AppError.unprocessable(
             'INVALID_CODE',
@@ -46,10 +40,7 @@ export function verifyEmailHandler(deps: IdentityDeps) {
           ),
         };
       }
-      user.emailVerifiedAt = new Date();
-      user.emailCodeHash = null;
-      user.emailCodeExpiresAt = null;
-      return { user };
+      return { user: await markEmailVerified(tx, user.id) };
     });
     if (outcome.error) throw outcome.error;
     return accountUserView(outcome.user);

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@coin/db';
-import { RefreshToken } from '../entities.ts';
+import { boundQuery, type EntityManager } from '@coin/db';
 import { randomToken, sha256 } from './secrets.ts';
+
+export interface TokenFamily {
+  partnerId: string;
+  familyId: string;
+}
 
 /** Issues a refresh token in a family (a new family at login, the same one on rotation). */
 export async function issueRefreshToken(
@@ -11,13 +15,68 @@ export async function issueRefreshToken(
   ttlSeconds: number,
 ): Promise<string> {
   const token = randomToken(32);
-  await em.insert(RefreshToken, {
-    id: randomUUID(),
-    partnerId,
-    familyId,
-    tokenHash: sha256(token),
-    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-    createdAt: new Date(),
-  });
+  await boundQuery(
+    em,
+    `INSERT INTO refresh_tokens (id, partner_id, family_id, token_hash, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [randomUUID(), partnerId, familyId, sha256(token), ttlSeconds],
+  );
   return token;
+}
+
+/**
+ * Spends a live refresh token by a conditional update, so two concurrent uses cannot both succeed.
+ * Returns its family, or undefined when it is unknown, spent, revoked or expired.
+ */
+export async function spendRefreshToken(
+  em: EntityManager,
+  tokenHash: string,
+): Promise<TokenFamily | undefined> {
+  const [row] = await boundQuery<TokenFamily>(
+    em,
+    `UPDATE refresh_tokens SET used_at = now()
+      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+      RETURNING partner_id AS "partnerId", family_id AS "familyId"`,
+    [tokenHash],
+  );
+  return row;
+}
+
+/** Revokes the family of a token that was already spent (it leaked); returns it when there was one. */
+export async function revokeFamilyOfSpent(
+  em: EntityManager,
+  tokenHash: string,
+): Promise<TokenFamily | undefined> {
+  const [row] = await boundQuery<TokenFamily>(
+    em,
+    `UPDATE refresh_tokens SET revoked_at = now()
+      WHERE revoked_at IS NULL
+        AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL)
+      RETURNING partner_id AS "partnerId", family_id AS "familyId"`,
+    [tokenHash],
+  );
+  return row;
+}
+
+/** Revokes the family of the partner's token with this hash, or every token of the partner without one. */
+export async function revokeRefreshTokens(
+  em: EntityManager,
+  partnerId: string,
+  tokenHash: string | undefined,
+): Promise<void> {
+  if (tokenHash) {
+    await boundQuery(
+      em,
+      `UPDATE refresh_tokens SET revoked_at = now()
+        WHERE revoked_at IS NULL AND partner_id = $1
+          AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $2)`,
+      [partnerId, tokenHash],
+    );
+  } else {
+    await boundQuery(
+      em,
+      'UPDATE refresh_tokens SET revoked_at = now() WHERE partner_id = $1 AND revoked_at IS NULL',
+      [partnerId],
+    );
+  }
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN } from '@coin/contracts';
-import type { Database } from '@coin/db';
+import { boundQuery, type Database, type EntityManager } from '@coin/db';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
-import { SigningKey } from '../entities.ts';
 
 export interface TokenSigner {
   kid: string;
@@ -14,23 +13,36 @@ export interface TokenSigner {
  * Access tokens are EdDSA (Ed25519) JWTs. The key pair lives in identity's database; the oldest key
  * signs, so replicas that start together and each insert a key still agree on one.
  */
+interface SigningKeyRow {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+function signingKeys(em: EntityManager): Promise<SigningKeyRow[]> {
+  return boundQuery<SigningKeyRow>(
+    em,
+    'SELECT kid, private_jwk AS "privateJwk", public_jwk AS "publicJwk" FROM signing_keys ORDER BY created_at, kid',
+    [],
+  );
+}
+
 export async function loadTokenSigner(orm: Database): Promise<TokenSigner> {
   const em = orm.em.fork();
-  let keys = await em.find(SigningKey, {}, { orderBy: { createdAt: 'asc', kid: 'asc' } });
+  let keys = await signingKeys(em);
   if (keys.length === 0) {
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const kid = randomUUID();
-    await em.insert(SigningKey, {
+    await boundQuery(em, 'INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3)', [
       kid,
-      privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' },
-      publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' },
-      createdAt: new Date(),
-    });
-    keys = await em.find(SigningKey, {}, { orderBy: { createdAt: 'asc', kid: 'asc' } });
+      JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' }),
+      JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' }),
+    ]);
+    keys = await signingKeys(em);
   }
   const active = keys[0];
-  const privateKey = await importJWK(active.privateJwk as JWK, 'EdDSA');
-  const publicKeys = keys.map((k) => k.publicJwk as JWK);
+  const privateKey = await importJWK(active.privateJwk, 'EdDSA');
+  const publicKeys = keys.map((k) => k.publicJwk);
   return {
     kid: active.kid,
     async sign(partnerId, ttlSeconds) {

@@ -1,13 +1,11 @@
 import { handle } from '@coin/bus';
 import { paginate, wallet } from '@coin/contracts';
-import { AppError } from '@coin/errors';
 import type { WalletDeps } from '../deps.ts';
 import { ledgerEntryView } from '../ledger/entry-view.ts';
 import { historyPage } from '../ledger/user-wallet.ts';
 
 export function getUserTransactionsHandler(deps: WalletDeps) {
   return handle(wallet.getUserTransactions, async ({ partnerId, query }) => {
-    if (!partnerId) throw AppError.unauthorized('partner required');
     const user = await deps.directory.user(partnerId, query.userId);
     const { entries, count } = await historyPage(deps.orm.em, partnerId, user.userId, {
       limit: query.limit,

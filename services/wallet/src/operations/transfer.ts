@@ -16,7 +16,6 @@ type TransferOperation = typeof wallet.transferToUser | typeof wallet.transferFr
  */
 export function transferHandler(deps: WalletDeps, op: TransferOperation, direction: Direction) {
   return handle(op, async ({ partnerId, body, idempotencyKey }) => {
-    if (!partnerId) throw AppError.unauthorized('partner required');
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255))
       throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
     const [user, partner] = await Promise.all([

@@ -1,10 +1,7 @@
-import type { InferEntity } from '@mikro-orm/core';
-import type { Partner } from '../entities.ts';
-
-type PartnerRow = InferEntity<typeof Partner>;
+import type { PartnerRecord } from './partner-store.ts';
 
 /** The specification's Partner shape: never the password hash or the webhook secret. */
-export function partnerView(p: PartnerRow) {
+export function partnerView(p: PartnerRecord) {
   return {
     id: p.id,
     partnerId: p.partnerId,

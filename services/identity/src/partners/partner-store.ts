@@ -1,0 +1,98 @@
+import { boundQuery, type EntityManager, violatedUniqueConstraint } from '@coin/db';
+import { AppError } from '@coin/errors';
+
+export interface PartnerRecord {
+  id: string;
+  partnerId: string;
+  applicationName: string;
+  clientId: string;
+  redirectUrl: string;
+  webRedirectUrl: string;
+  mobileRedirectUrl: string;
+  email: string;
+  partnerName: string;
+  userDetailsUrl: string;
+  passwordHash: string;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  /** Postgres text; see isoTime. */
+  createdAt: string;
+}
+
+export type NewPartner = Omit<PartnerRecord, 'createdAt'>;
+
+const COLUMNS = `id, partner_id AS "partnerId", application_name AS "applicationName", client_id AS "clientId",
+  redirect_url AS "redirectUrl", web_redirect_url AS "webRedirectUrl", mobile_redirect_url AS "mobileRedirectUrl",
+  email, partner_name AS "partnerName", user_details_url AS "userDetailsUrl", password_hash AS "passwordHash",
+  webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret", created_at AS "createdAt"`;
+
+/** The e-mail's unique index decides between concurrent sign-ups: the loser gets 409 DUPLICATE. */
+export async function insertPartner(em: EntityManager, p: NewPartner): Promise<PartnerRecord> {
+  try {
+    const [row] = await boundQuery<PartnerRecord>(
+      em,
+      `INSERT INTO partners (id, partner_id, application_name, client_id, redirect_url, web_redirect_url,
+         mobile_redirect_url, email, partner_name, user_details_url, password_hash, webhook_url, webhook_secret)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
+      [
+        p.id,
+        p.partnerId,
+        p.applicationName,
+        p.clientId,
+        p.redirectUrl,
+        p.webRedirectUrl,
+        p.mobileRedirectUrl,
+        p.email,
+        p.partnerName,
+        p.userDetailsUrl,
+        p.passwordHash,
+        p.webhookUrl,
+        p.webhookSecret,
+      ],
+    );
+    return row;
+  } catch (err) {
+    if (violatedUniqueConstraint(err)) throw AppError.conflict('a partner with this email already exists');
+    throw err;
+  }
+}
+
+export async function findPartner(em: EntityManager, partnerId: string): Promise<PartnerRecord | undefined> {
+  const [row] = await boundQuery<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE partner_id = $1`, [
+    partnerId,
+  ]);
+  return row;
+}
+
+export async function findPartnerByEmail(
+  em: EntityManager,
+  email: string,
+): Promise<PartnerRecord | undefined> {
+  const [row] = await boundQuery<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE email = $1`, [
+    email,
+  ]);
+  return row;
+}
+
+/**
+ * Sets the webhook URL; the signing secret is kept unless there is none yet or `newSecret` replaces
+ * it. Returns the URL and the secret in force, or undefined for an unknown partner.
+ */
+export async function setWebhook(
+  em: EntityManager,
+  partnerId: string,
+  url: string,
+  newSecret: string,
+  rotate: boolean,
+): Promise<{ url: string; secret: string } | undefined> {
+  const [row] = await boundQuery<{ url: string; secret: string }>(
+    em,
+    `UPDATE partners
+        SET webhook_url = $2,
+            webhook_secret = CASE WHEN webhook_secret IS NULL OR $4 THEN $3 ELSE webhook_secret END,
+            updated_at = now()
+      WHERE partner_id = $1 RETURNING webhook_url AS url, webhook_secret AS secret`,
+    [partnerId, url, newSecret, rotate],
+  );
+  return row;
+}
