@@ -31,3 +31,4 @@ export const allOperations: readonly Operation[] = [
   ...leaderboardOperations,
   ...webhooksOperations,
 ];
+export * as docs from './docs/index.ts';

@@ -20,6 +20,11 @@ export interface HttpBinding {
   rateLimit?: 'auth';
   /** Accepts an `Idempotency-Key` header. */
   idempotent?: boolean;
+  /**
+   * The success answer's `Location` header: this path with each `:name` taken from the response
+   * data (which a `noData` answer then still hides from the body).
+   */
+  location?: string;
   summary: string;
 }
 

@@ -15,6 +15,8 @@ const schema = baseConfigSchema.extend({
   AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   AUTH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   API_KEY_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Where partners reach this API (the OpenAPI document's `servers`); `/` means the same origin. */
+  PUBLIC_URL: z.string().default('/'),
   /** Services `/ready` waits for; by default every service that declares an operation. */
   READY_SERVICES: z.string().optional(),
 });

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { createAuthenticator } from './authenticate.ts';
 import type { GatewayConfig } from './config.ts';
-import { routeDocs } from './openapi.ts';
 
 interface RouteDeps {
   nc: NatsConnection;
@@ -43,7 +42,6 @@ export function registerOperationRoutes(
     app.route({
       method: [http.method, ...(http.alsoMethods ?? [])],
       url: http.path,
-      schema: routeDocs(op),
       config: http.rateLimit === 'auth' ? { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } : {},
       handler: async (request, reply) => {
         const requestId = String(request.id);

@@ -13,6 +13,7 @@ import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observability.ts';
+import { openApiDocument } from './openapi/document.ts';
 import { registerOperationRoutes } from './routes.ts';
 
 export interface Gateway {
@@ -78,11 +79,8 @@ async function createGateway({ config, log, bus, background }: ProcessContext<Ga
       AppError.rateLimited('too many requests from this address; slow down', Math.ceil(context.ttl / 1000)),
   });
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Coin rewards and partner API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
+    mode: 'static',
+    specification: { document: openApiDocument(allOperations, config.PUBLIC_URL) as never },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

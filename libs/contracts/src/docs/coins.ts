@@ -1,0 +1,162 @@
+import { EXAMPLE, type OperationDocs } from './types.ts';
+
+const partnerParty = {
+  id: EXAMPLE.partnerId,
+  fullname_businessName: 'Demo Ltd',
+  email: 'dev@demo.example',
+  tag: null,
+  userId: EXAMPLE.partnerId,
+};
+const userParty = {
+  id: EXAMPLE.storedUserId,
+  fullname_businessName: 'Ada Lovelace',
+  email: 'ada@example.com',
+  tag: 'ada',
+  userId: EXAMPLE.userId,
+};
+
+export const ledgerEntryExample = {
+  id: EXAMPLE.entryId,
+  userId: EXAMPLE.userId,
+  debitOrCredit: 'CR',
+  coins: 25.5,
+  claimed: false,
+  transactionType: 'partner_user_transfer',
+  narration: 'transfer from Demo Ltd',
+  from: partnerParty,
+  to: userParty,
+  plan: {},
+  paidWithGiftCard: false,
+  giftCardLedger: {},
+  laas: true,
+  charge: 0,
+  refunded: false,
+  createdAt: EXAMPLE.at,
+  updatedAt: EXAMPLE.at,
+};
+
+const transferEntry = { ...ledgerEntryExample, reversed: false, status: 'Success', token: null };
+const debitEntry = {
+  ...transferEntry,
+  debitOrCredit: 'DE',
+  coins: 5,
+  transactionType: 'user_partner_transfer',
+  narration: 'transfer to Demo Ltd',
+  from: userParty,
+  to: partnerParty,
+};
+
+const notYourUser = { code: 'NOT_FOUND', when: 'the user is not one you onboarded' };
+const keyed = {
+  409: [
+    { code: 'IDEMPOTENCY_IN_PROGRESS', when: 'a request with this Idempotency-Key is still running; retry' },
+  ],
+};
+const keyConflict = {
+  code: 'IDEMPOTENCY_CONFLICT',
+  when: 'the Idempotency-Key was used for another request',
+};
+
+export const walletDocs: Record<string, OperationDocs> = {
+  transferToUser: {
+    description:
+      "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice.",
+    errors: { 404: [notYourUser], ...keyed, 422: [keyConflict] },
+    request: { userId: EXAMPLE.userId, coins: 25.5 },
+    response: { isExisting: false, coinsLedger: transferEntry },
+  },
+  transferFromUser: {
+    description:
+      "Moves coins from the user's wallet to you (`DE`, `user_partner_transfer`). A wallet never goes below 0. Idempotent with `Idempotency-Key`, as above.",
+    errors: {
+      404: [notYourUser],
+      ...keyed,
+      422: [{ code: 'INSUFFICIENT_BALANCE', when: 'the wallet holds fewer coins' }, keyConflict],
+    },
+    request: { userId: EXAMPLE.userId, coins: 5, narration: 'redeemed for a voucher' },
+    response: { isExisting: false, coinsLedger: { ...debitEntry, narration: 'redeemed for a voucher' } },
+  },
+  getUserTransactions: {
+    description: "The user's ledger entries, newest first, paginated.",
+    errors: { 404: [notYourUser] },
+    query: { userId: EXAMPLE.userId, page: 1, limit: 20 },
+    response: {
+      data: [ledgerEntryExample],
+      count: 1,
+      currentpage: 1,
+      nextpage: null,
+      prevpage: null,
+      lastpage: 1,
+    },
+  },
+  getBalance: {
+    description: "The user's wallet balance (0 before the first transfer).",
+    errors: { 404: [notYourUser] },
+    query: { userId: EXAMPLE.userId },
+    response: { userId: EXAMPLE.userId, coins: 20.5 },
+  },
+};
+
+const rule = {
+  id: EXAMPLE.ruleId,
+  name: 'first purchase',
+  coinValue: '100',
+  condition: 'first order paid',
+  maxNumberOfParticipant: '500',
+  status: 'active',
+};
+
+export const rulesDocs: Record<string, OperationDocs> = {
+  createRule: {
+    description:
+      'Creates a rule, active at once. The specification shows this call as GET with a JSON body; POST is accepted at the same path (use it from browsers and `fetch`, which send no GET body).',
+    errors: { 409: [{ code: 'DUPLICATE', when: 'you already have a rule with this name' }] },
+    request: {
+      name: 'first purchase',
+      coinValue: '100',
+      maxNumberOfParticipant: '500',
+      condition: 'first order paid',
+    },
+    response: rule,
+  },
+  listRules: {
+    description: 'Your rules, newest first; `status` selects active or inactive ones.',
+    query: { status: 'active', page: 1, limit: 20 },
+    response: {
+      data: [{ ...rule, userId: EXAMPLE.partnerId }],
+      count: 1,
+      currentpage: 1,
+      nextpage: null,
+      prevpage: null,
+      lastpage: 1,
+    },
+  },
+  updateRule: {
+    description:
+      'Activates or deactivates a rule. Deactivating stops new rewards; accepted ones are still paid.',
+    errors: { 404: [{ code: 'NOT_FOUND', when: 'no rule of yours has this id' }] },
+    request: { status: 'inactive' },
+    response: { ...rule, status: 'inactive' },
+  },
+  rewardUser: {
+    description:
+      "Pays the rule's `coinValue` to the user, at most once per user per rule and to at most `maxNumberOfParticipant` distinct users (exact under any concurrency). Asking again answers the first ledger entry with `isExisting: true`. The user also earns points equal to the coins.",
+    errors: {
+      404: [
+        { code: 'NOT_FOUND', when: 'no rule of yours has this name' },
+        { code: 'NOT_FOUND', when: 'the user is not one you onboarded' },
+      ],
+      ...keyed,
+      422: [
+        { code: 'RULE_INACTIVE', when: 'the rule is inactive' },
+        { code: 'RULE_CAP_REACHED', when: 'the participant cap is reached' },
+        keyConflict,
+      ],
+    },
+    request: { userId: EXAMPLE.userId, ruleName: 'first purchase' },
+    response: {
+      isExisting: false,
+      coinsLedger: { ...transferEntry, coins: 100, narration: 'reward: first purchase' },
+    },
+  },
+};

@@ -1,0 +1,196 @@
+import { EXAMPLE, type OperationDocs } from './types.ts';
+
+const partner = {
+  id: EXAMPLE.partnerId,
+  partnerId: EXAMPLE.partnerId,
+  applicationName: 'Demo',
+  clientId: 'a3f1c9e27b5d4e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f',
+  redirectUrl: 'https://demo.example/r',
+  webRedirectUrl: 'https://demo.example/w',
+  mobileRedirectUrl: 'demo://cb',
+  email: 'dev@demo.example',
+  partnerName: 'Demo Ltd',
+  userDetailsUrl: 'https://demo.example/users',
+};
+
+const tokens = { accessToken: 'eyJhbGciOiJFZERTQSIsImtpZCI6IjEifQ.eyJzdWIiOiI…', refreshToken: 'rt_8Jx2…' };
+
+const apiKey = {
+  id: EXAMPLE.keyId,
+  name: 'backend',
+  prefix: 'ck_live_Ab3d',
+  createdAt: EXAMPLE.at,
+  lastUsedAt: null,
+  revokedAt: null,
+};
+
+const accountUser = {
+  id: EXAMPLE.storedUserId,
+  fullname: 'Ada Lovelace',
+  tag: 'ada',
+  email: 'ada@example.com',
+  avatar: null,
+  emailVerified: false,
+  emailVerificationCode: null,
+  emailCodeExpiresAt: EXAMPLE.at,
+  emailVerifiedAt: null,
+  phone: '8012345678',
+  referralCode: null,
+  referred: null,
+  interest: null,
+  dateOfBirth: '1990-12-10',
+  type: 'user',
+  status: 'active',
+  token: null,
+  otpExpiresAt: null,
+  transactionPinCreated: false,
+  kyc: {},
+  earnings: [],
+  fcmToken: null,
+  dateJoined: EXAMPLE.at,
+  bankAccountCreated: false,
+  faceIdKey: null,
+  lastRewardDate: null,
+  accountDeleted: false,
+  countryCode: '+234',
+  isVerifiedUser: false,
+  gender: null,
+  isAdult: true,
+  isFirstLogin: false,
+  tourCompleted: false,
+  isEnterpisePartnerUser: null,
+  accountLinked: null,
+  numberOfAccountLinked: null,
+  accountLinkingData: null,
+  fromLAAS: false,
+  laasUserAccountFullyActivated: false,
+};
+
+const password = 'correct horse battery';
+
+export const identityDocs: Record<string, OperationDocs> = {
+  registerPartner: {
+    description:
+      'Creates your partner account. `id` and `partnerId` are the same value: your partner id. Passwords are hashed with argon2id. `webhookUrl` may be set here or later with `PUT /partners/webhook`. Limited per client address.',
+    errors: { 409: [{ code: 'DUPLICATE', when: 'a partner with this e-mail exists' }] },
+    request: {
+      applicationName: 'Demo',
+      redirectUrl: 'https://demo.example/r',
+      webRedirectUrl: 'https://demo.example/w',
+      mobileRedirectUrl: 'demo://cb',
+      email: 'dev@demo.example',
+      partnerName: 'Demo Ltd',
+      password,
+      confirmPassword: password,
+      userDetailsUrl: 'https://demo.example/users',
+    },
+    response: partner,
+  },
+  login: {
+    description:
+      'Exchanges e-mail and password for an access token (15 minutes) and a refresh token (30 days, single-use). Five failed logins for one e-mail within 15 minutes lock it for the rest of the window.',
+    errors: {
+      401: [{ code: 'UNAUTHORIZED', when: 'e-mail or password is incorrect' }],
+      429: [{ code: 'RATE_LIMITED', when: 'too many failed logins for this e-mail' }],
+    },
+    request: { email: 'dev@demo.example', password },
+    response: {
+      tokens,
+      user: {
+        id: EXAMPLE.partnerId,
+        email: 'dev@demo.example',
+        name: 'Demo Ltd',
+        userUrl: 'https://demo.example/users',
+        createdAt: EXAMPLE.at,
+        clientId: partner.clientId,
+      },
+    },
+  },
+  refreshTokens: {
+    description:
+      'Rotates the pair: the refresh token given is spent and a new pair returned. Presenting a spent refresh token again revokes every token of its login (it has leaked).',
+    errors: {
+      401: [{ code: 'UNAUTHORIZED', when: 'the refresh token is invalid, expired, spent or revoked' }],
+    },
+    request: { refreshToken: 'rt_8Jx2…' },
+    response: { tokens },
+  },
+  logout: {
+    description:
+      "Revokes the given refresh token's family, or every refresh token of yours when none is given (no body is needed). Access tokens already issued stay valid until they expire.",
+    request: { refreshToken: 'rt_8Jx2…' },
+    response: {},
+  },
+  getMe: {
+    description: 'Your partner account, with the webhook URL (never the secret).',
+    response: { ...partner, webhookUrl: 'https://demo.example/hooks', createdAt: EXAMPLE.at },
+  },
+  setWebhook: {
+    description:
+      'Sets where webhooks go, and returns the signing secret (`whsec_…`). The secret stays the same across URL changes unless `rotateSecret` is true. Setting a URL re-enables one disabled by a 410 answer.',
+    request: { url: 'https://demo.example/hooks', rotateSecret: false },
+    response: { url: 'https://demo.example/hooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  },
+  createApiKey: {
+    description:
+      'Creates a secret API key for server-to-server calls. It is shown only in this answer and stored hashed; send it as `Authorization: Bearer ck_live_…`.',
+    request: { name: 'backend' },
+    response: { ...apiKey, key: 'ck_live_Ab3dQ9x7Lm2Kp8Zr4Tn6Vw1Ys5Hc0Jf' },
+  },
+  listApiKeys: {
+    description: 'Your API keys, newest first, revoked ones included; never the secret.',
+    response: { data: [apiKey] },
+  },
+  revokeApiKey: {
+    description: 'Revokes a key; every gateway stops accepting it within 30 seconds.',
+    errors: { 404: [{ code: 'NOT_FOUND', when: 'no key of yours has this id' }] },
+    response: {},
+  },
+  createAccountUser: {
+    description:
+      'Creates an end-user account directly on the service and e-mails it a 6-digit one-time code (valid 10 minutes).',
+    errors: {
+      409: [
+        { code: '', when: '`Tag Already Taken` (the code is empty, as the specification shows)' },
+        { code: 'DUPLICATE', when: 'an account with this e-mail exists' },
+      ],
+    },
+    request: {
+      email: 'ada@example.com',
+      fullname: 'Ada Lovelace',
+      password,
+      confirmPassword: password,
+      phone: '8012345678',
+      tag: 'ada',
+      isAdult: true,
+      dateOfBirth: '1990-12-10',
+      countryCode: '+234',
+    },
+    response: accountUser,
+  },
+  verifyEmail: {
+    description: "Verifies an account user's e-mail with the code sent to it (5 tries per code).",
+    errors: {
+      404: [{ code: 'NOT_FOUND', when: 'no account with this e-mail' }],
+      409: [{ code: 'ALREADY_VERIFIED', when: 'the e-mail is already verified' }],
+      422: [
+        { code: 'INVALID_CODE', when: 'wrong code (says how many tries are left)' },
+        { code: 'CODE_EXPIRED', when: 'the code has expired' },
+        { code: 'CODE_ATTEMPTS_EXCEEDED', when: 'too many wrong codes' },
+      ],
+    },
+    request: { email: 'ada@example.com', code: '123456' },
+    response: { ...accountUser, emailVerified: true, emailCodeExpiresAt: null, emailVerifiedAt: EXAMPLE.at },
+  },
+  resendCode: {
+    description:
+      'Sends a new one-time code; the previous one stops working. At most one a minute per account.',
+    errors: {
+      404: [{ code: 'NOT_FOUND', when: 'no account with this e-mail' }],
+      409: [{ code: 'ALREADY_VERIFIED', when: 'the e-mail is already verified' }],
+      429: [{ code: 'RATE_LIMITED', when: 'a code was sent less than a minute ago' }],
+    },
+    request: { email: 'ada@example.com' },
+    response: { email: 'ada@example.com', emailCodeExpiresAt: EXAMPLE.at },
+  },
+};

@@ -1,0 +1,18 @@
+import { rulesDocs, walletDocs } from './coins.ts';
+import { identityDocs } from './identity.ts';
+import type { OperationDocs } from './types.ts';
+import { leaderboardDocs, onboardingDocs, webhooksDocs } from './users.ts';
+
+export { fieldDocs } from './fields.ts';
+export { type ErrorDoc, EXAMPLE, type OperationDocs } from './types.ts';
+export { webhookDocs } from './webhooks.ts';
+
+/** The reference's words for every HTTP operation, by operation name. */
+export const operationDocs: Record<string, OperationDocs> = {
+  ...identityDocs,
+  ...onboardingDocs,
+  ...rulesDocs,
+  ...walletDocs,
+  ...leaderboardDocs,
+  ...webhooksDocs,
+};

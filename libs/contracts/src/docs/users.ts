@@ -1,0 +1,127 @@
+import { EXAMPLE, type OperationDocs } from './types.ts';
+
+const tier = { id: EXAMPLE.tierId, name: 'gold', rank: 2, createdAt: EXAMPLE.at, updatedAt: EXAMPLE.at };
+const storedUser = {
+  id: EXAMPLE.storedUserId,
+  userId: EXAMPLE.userId,
+  userData: { fullname: 'Ada Lovelace', email: 'ada@example.com' },
+  createdAt: EXAMPLE.at,
+  updatedAt: EXAMPLE.at,
+};
+const page = { count: 1, currentpage: 1, nextpage: null, prevpage: null, lastpage: 1 };
+
+export const onboardingDocs: Record<string, OperationDocs> = {
+  onboardUsers: {
+    description:
+      'Validates the whole body at once (a bad `users[i].userId` is named), stores the request and answers straight away; the users are stored in the background. When every user has been handled, one `USER_ONBOARDING` webhook lists the failures. A userId is unique per partner: one already onboarded fails with a uniqueness reason.',
+    request: {
+      users: [
+        { userId: EXAMPLE.userId, userData: { fullname: 'Ada Lovelace', email: 'ada@example.com' } },
+        { userId: '3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b', userData: {} },
+      ],
+    },
+  },
+  getPartnerUser: {
+    description: 'One of your onboarded users, with its tier.',
+    errors: { 404: [{ code: 'NOT_FOUND', when: 'the user is not one you onboarded' }] },
+    response: { ...storedUser, tierId: EXAMPLE.tierId },
+  },
+  createTier: {
+    description: 'Defines a tier. Names are unique among your tiers, ignoring case.',
+    errors: { 409: [{ code: 'DUPLICATE', when: 'you already have a tier with this name' }] },
+    request: { name: 'gold', rank: 2 },
+    response: tier,
+  },
+  listTiers: {
+    description: 'Your tiers, by rank.',
+    query: { page: 1, limit: 20 },
+    response: { data: [tier], ...page },
+  },
+  upgradeTier: {
+    description:
+      'Moves one of your users to one of your tiers (up or down). `partnerId`, when sent, must be yours.',
+    errors: {
+      404: [
+        { code: 'NOT_FOUND', when: 'the user is not one you onboarded' },
+        { code: 'NOT_FOUND', when: 'no tier of yours has this id' },
+        { code: 'NOT_FOUND', when: '`partnerId` is not yours' },
+      ],
+    },
+    request: { userId: EXAMPLE.userId, tierId: EXAMPLE.tierId },
+    response: {},
+  },
+};
+
+export const leaderboardDocs: Record<string, OperationDocs> = {
+  coinLeaderboard: {
+    description:
+      'Coins credited to each user in one calendar month (UTC), highest first; equal amounts rank by who reached them first. A transfer shows within a second (the specification allows 30 minutes).',
+    query: { type: 'earner', year: 2026, month: 11, page: 1, limit: 20, userId: EXAMPLE.userId },
+    response: {
+      userPosition: { userId: EXAMPLE.userId, amount: '125.50', position: 1 },
+      data: [{ userId: EXAMPLE.userId, coins: '125.50' }],
+      ...page,
+      count: '1',
+    },
+  },
+  pointsLeaderboard: {
+    description: 'All-time points of each of your users (earned by rule rewards), highest first.',
+    errors: { 404: [{ code: 'NOT_FOUND', when: '`partnerId` is not yours' }] },
+    query: { page: 1, take: 20, userId: EXAMPLE.userId },
+    response: {
+      userPosition: { userId: EXAMPLE.userId, amount: 100, position: 1 },
+      data: [
+        {
+          id: EXAMPLE.storedUserId,
+          points: 100,
+          createdAt: EXAMPLE.at,
+          updatedAt: EXAMPLE.at,
+          user: storedUser,
+        },
+      ],
+      ...page,
+    },
+  },
+  ping: {
+    description: 'Answered by the leaderboard service itself through the same path as the boards.',
+    response: { service: 'leaderboard', time: EXAMPLE.at },
+  },
+};
+
+const delivery = {
+  id: EXAMPLE.deliveryId,
+  event: 'USER_ONBOARDING',
+  eventId: EXAMPLE.eventId,
+  status: 'failed',
+  attempts: 8,
+  lastStatusCode: 500,
+  lastError: 'HTTP 500',
+  nextAttemptAt: null,
+  deliveredAt: null,
+  createdAt: EXAMPLE.at,
+  attemptLog: [
+    {
+      attempt: 1,
+      url: 'https://demo.example/hooks',
+      startedAt: EXAMPLE.at,
+      finishedAt: EXAMPLE.at,
+      statusCode: 500,
+      error: 'HTTP 500',
+      durationMs: 42,
+    },
+  ],
+};
+
+export const webhooksDocs: Record<string, OperationDocs> = {
+  listDeliveries: {
+    description: 'Your webhook deliveries, newest first, each with every attempt; `status` filters.',
+    query: { status: 'failed', page: 1, limit: 20 },
+    response: { data: [delivery], ...page },
+  },
+  retryDelivery: {
+    description:
+      'Makes one more attempt now (a pending delivery is brought forward), to your current URL with your current secret; re-enables a URL disabled by 410.',
+    errors: { 404: [{ code: 'NOT_FOUND', when: 'no delivery of yours has this id' }] },
+    response: { ...delivery, status: 'pending', nextAttemptAt: EXAMPLE.at },
+  },
+};

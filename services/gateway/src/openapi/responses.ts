@@ -1,0 +1,101 @@
+import { docs, type Operation } from '@coin/contracts';
+
+type Json = Record<string, unknown>;
+
+const FAILURE: Record<number, { errorType: string; message: string; description: string }> = {
+  400: { errorType: 'invalid', message: 'invalid data provided', description: 'Invalid input' },
+  401: { errorType: 'unauthorized', message: 'unauthorized', description: 'Not authenticated' },
+  404: { errorType: 'not_found', message: 'not found', description: 'Not found (or not yours)' },
+  409: { errorType: 'conflict', message: 'conflict', description: 'Conflict' },
+  413: { errorType: 'invalid', message: 'payload too large', description: 'Body too large' },
+  415: { errorType: 'invalid', message: 'unsupported media type', description: 'Body is not JSON' },
+  422: { errorType: 'unprocessable', message: 'request cannot be processed', description: 'Refused' },
+  429: { errorType: 'rate_limited', message: 'too many requests', description: 'Rate limited' },
+  503: { errorType: 'unavailable', message: 'service unavailable', description: 'A service is down' },
+  504: {
+    errorType: 'unavailable',
+    message: 'service timeout',
+    description: 'A service did not answer in time',
+  },
+};
+
+/** Every error an operation can answer: those of its own, and those every call of its kind can get. */
+export function errorsOf(op: Operation): Map<number, docs.ErrorDoc[]> {
+  const http = op.http!;
+  const out = new Map<number, docs.ErrorDoc[]>();
+  const add = (status: number, code: string, when: string) => {
+    const list = out.get(status) ?? [];
+    if (!list.some((e) => e.code === code && e.when === when)) list.push({ code, when });
+    out.set(status, list);
+  };
+  if (op.schemas.body || op.schemas.query || op.schemas.params)
+    add(
+      400,
+      'Bad request',
+      'a field is missing or invalid; `error` names it (`users[1].userId must be a valid GUID`)',
+    );
+  if (http.auth === 'partner') add(401, 'UNAUTHORIZED', 'no token, or an expired, invalid or revoked one');
+  for (const [status, list] of Object.entries(docs.operationDocs[op.name]?.errors ?? {}))
+    for (const e of list) add(Number(status), e.code, e.when);
+  if (op.schemas.body) {
+    add(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than the limit (32 MiB by default)');
+    add(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body is not `application/json`');
+  }
+  if (http.rateLimit === 'auth')
+    add(429, 'RATE_LIMITED', 'too many calls from this address (see Retry-After)');
+  add(503, 'SERVICE_UNAVAILABLE', 'the service is down; nothing was done, retry with backoff');
+  add(
+    504,
+    'SERVICE_TIMEOUT',
+    'no answer in time; it may have been done: retry reads, and writes with the same Idempotency-Key',
+  );
+  return new Map([...out].sort(([a], [b]) => a - b));
+}
+
+const failureSchema = (codes: string[]): Json => ({
+  type: 'object',
+  required: ['status', 'message', 'data'],
+  properties: {
+    status: { const: 'failed' },
+    message: { type: 'string' },
+    data: {
+      type: 'object',
+      required: ['errorType', 'appErrorCode', 'error'],
+      properties: {
+        errorType: { type: 'string' },
+        appErrorCode: { type: 'string', enum: [...new Set(codes)], description: 'What went wrong, for code' },
+        error: { type: 'string', description: 'What went wrong, for people: names the field or the object' },
+      },
+    },
+  },
+});
+
+/** The OpenAPI responses of one operation's errors, each code with an example. */
+export function errorResponses(op: Operation): Json {
+  const out: Json = {};
+  for (const [status, list] of errorsOf(op)) {
+    const kind = FAILURE[status];
+    const headers: Json = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+    if (status === 429 || status === 503)
+      headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    const examples = Object.fromEntries(
+      list.map((e, i) => [
+        `${e.code || 'empty'}${list.filter((o) => o.code === e.code).length > 1 ? `_${i}` : ''}`,
+        {
+          summary: e.when,
+          value: {
+            status: 'failed',
+            message: kind.message,
+            data: { errorType: kind.errorType, appErrorCode: e.code, error: e.when },
+          },
+        },
+      ]),
+    );
+    out[status] = {
+      description: `${kind.description}: ${list.map((e) => `\`${e.code}\` ${e.when}`).join('; ')}`,
+      headers,
+      content: { 'application/json': { schema: failureSchema(list.map((e) => e.code)), examples } },
+    };
+  }
+  return out;
+}

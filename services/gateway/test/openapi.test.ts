@@ -1,0 +1,97 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { allOperations } from '@coin/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Gateway, startGateway } from '../src/index.ts';
+
+let gateway: Gateway;
+let doc: any;
+
+beforeAll(async () => {
+  gateway = await startGateway({
+    ...process.env,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'https://rewards.example.com',
+  });
+  doc = await (await fetch(`${gateway.url}/openapi.json`)).json();
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+type Op = { operationId: string; description?: string; responses: Record<string, any>; requestBody?: any };
+
+function operations(): Op[] {
+  return Object.values(doc.paths).flatMap((item: any) => Object.values(item) as Op[]);
+}
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (swagger-parser)', async () => {
+    const api = await SwaggerParser.validate(structuredClone(doc));
+    expect((api as { openapi?: string }).openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: 'https://rewards.example.com', description: 'This gateway' }]);
+  });
+
+  it('documents every HTTP operation with a description, examples and every error code', () => {
+    const ops = operations();
+    const ids = new Set(ops.map((o) => o.operationId));
+    expect(allOperations.filter((op) => op.http && !ids.has(op.name)).map((op) => op.name)).toEqual([]);
+    let examples = 0;
+    const codes = new Set<string>();
+    for (const op of ops) {
+      expect(op.description, op.operationId).toBeTruthy();
+      if (op.requestBody) {
+        expect(op.requestBody.content['application/json'].example, op.operationId).toBeDefined();
+        examples++;
+      }
+      for (const [status, res] of Object.entries(op.responses)) {
+        const media = res.content?.['application/json'];
+        if (Number(status) < 400) {
+          expect(media.example.status, op.operationId).toBe('success');
+          examples++;
+          continue;
+        }
+        for (const code of media.schema.properties.data.properties.appErrorCode.enum)
+          codes.add(`${status} ${code}`);
+        examples += Object.keys(media.examples).length;
+      }
+    }
+    console.log(
+      `openapi: ${ops.length} operations (${ids.size} ids), ${examples} examples, ${codes.size} status/appErrorCode pairs, ${Object.keys(doc.webhooks).length} webhook`,
+    );
+    expect(codes).toContain('422 INSUFFICIENT_BALANCE');
+    expect(codes).toContain('409 ');
+    expect(codes).toContain('409 IDEMPOTENCY_IN_PROGRESS');
+  });
+
+  it('describes fields, the transfer errors, the rate-limit headers and the USER_ONBOARDING webhook', () => {
+    const transfer = doc.paths['/api/v1/laas/coins/transfer-from-user-wallet'].post;
+    const body = transfer.requestBody.content['application/json'].schema;
+    expect(body.properties.userId.description).toMatch(/UUID you chose/);
+    expect(transfer.parameters.map((p: any) => p.$ref ?? p.name)).toContain(
+      '#/components/parameters/IdempotencyKey',
+    );
+    expect(
+      transfer.responses['422'].content['application/json'].schema.properties.data.properties.appErrorCode
+        .enum,
+    ).toEqual(['INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT']);
+    expect(transfer.responses['503'].headers['Retry-After']).toBeDefined();
+    const login = doc.paths['/api/v1/ufel/partners/login'].post;
+    expect(Object.keys(login.responses['200'].headers)).toContain('x-ratelimit-remaining');
+    expect(login.responses['429'].headers['Retry-After']).toBeDefined();
+    const hook = doc.webhooks.USER_ONBOARDING.post;
+    expect(hook.parameters.map((p: any) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(hook.requestBody.content['application/json'].schema.required).toEqual([
+      'event',
+      'status',
+      'requestId',
+      'failed',
+    ]);
+  });
+});
