@@ -1,9 +1,8 @@
-import { formatIssue, guid, type Operation, type RequestOf, type ResponseOf } from '@coin/contracts';
+import { guid, type Operation, parseRequestParts, type RequestOf, type ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { z } from 'zod';
 import { PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
 import { namesOf } from './namespace.ts';
@@ -55,13 +54,6 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, subject: string): unknown {
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(value ?? (subject === 'body' ? undefined : {}));
-  if (!parsed.success) throw AppError.badRequest(formatIssue(parsed.error, subject));
-  return parsed.data;
-}
-
 /** The calling partner, required by an operation that needs one and dropped by one that does not. */
 function partnerOf(op: Operation, value: unknown): string | undefined {
   if (!op.partner) return undefined;
@@ -74,13 +66,16 @@ function partnerOf(op: Operation, value: unknown): string | undefined {
 function validate(op: Operation, raw: unknown): RequestOf<Operation> {
   if (typeof raw !== 'object' || raw === null) throw AppError.badRequest('request must be a JSON object');
   const r = raw as Record<string, unknown>;
+  const partnerId = partnerOf(op, r.partnerId);
+  const parts = parseRequestParts(op, { body: r.body, query: r.query, params: r.params });
+  if (!parts.ok) throw AppError.badRequest(parts.error);
   return {
-    partnerId: partnerOf(op, r.partnerId),
+    partnerId,
     idempotencyKey: typeof r.idempotencyKey === 'string' ? r.idempotencyKey : undefined,
     clientIp: typeof r.clientIp === 'string' ? r.clientIp : undefined,
-    body: parsePart(op.schemas.body, r.body, 'body'),
-    query: parsePart(op.schemas.query, r.query, 'query'),
-    params: parsePart(op.schemas.params, r.params, 'params'),
+    body: parts.body,
+    query: parts.query,
+    params: parts.params,
   } as RequestOf<Operation>;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { email, guid, isoTimestamp } from './common.ts';
+import { email, guid, isoTimestamp, password, passwordConfirmation } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
+import { text } from './text.ts';
 
 /** A calendar date `YYYY-MM-DD` that exists and is not in the future. */
 const pastDate = z.iso.date().refine((d) => d <= new Date().toISOString().slice(0, 10), {
@@ -72,11 +73,11 @@ export const createAccountUser = defineOperation({
   },
   schemas: {
     body: z
-      .object({
+      .strictObject({
         email,
-        fullname: z.string().trim().min(1).max(200),
-        password: z.string().min(8).max(128),
-        confirmPassword: z.string(),
+        fullname: text({ max: 200 }),
+        password,
+        confirmPassword: passwordConfirmation,
         phone: z.string().regex(/^[0-9]{4,15}$/, { error: 'must be 4 to 15 digits' }),
         tag,
         isAdult: z.boolean(),
@@ -107,7 +108,7 @@ export const verifyEmail = defineOperation({
     summary: "Verify an account user's e-mail with the one-time code sent to it",
   },
   schemas: {
-    body: z.object({ email, code: oneTimeCode }),
+    body: z.strictObject({ email, code: oneTimeCode }),
     response: accountUserSchema,
   },
 });
@@ -124,7 +125,7 @@ export const resendCode = defineOperation({
     summary: 'Send a new one-time code (the previous one stops working); at most one per interval',
   },
   schemas: {
-    body: z.object({ email }),
+    body: z.strictObject({ email }),
     response: z.object({ email: z.string(), emailCodeExpiresAt: isoTimestamp }),
   },
 });

@@ -1,11 +1,26 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /** Lower-cased once here, so every comparison, key and lookup behind the edge sees one form. */
 export const guid = z.guid().toLowerCase();
 
-export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' }).max(2048);
+/** The longest URL a partner may register (redirects, user details, webhook). */
+export const MAX_URL_LENGTH = 2048;
+
+export const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' })
+  .max(MAX_URL_LENGTH)
+  .regex(/^[^\p{Cc} ]*$/u, { error: 'must not contain spaces or control characters' });
+
+/** A redirect address that need not be http(s) (a mobile app's own scheme). */
+export const redirectAddress = text({ max: MAX_URL_LENGTH });
 
 export const email = z.email().max(254);
+
+/** Passwords are hashed, never stored as text: any character counts, spaces included. */
+export const MAX_PASSWORD_LENGTH = 128;
+export const password = z.string().min(8).max(MAX_PASSWORD_LENGTH);
+export const passwordConfirmation = z.string().max(MAX_PASSWORD_LENGTH);
 
 export const emptyObject = z.object({});
 

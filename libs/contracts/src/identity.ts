@@ -1,8 +1,21 @@
 import { z } from 'zod';
-import { email, emptyObject, guid, httpUrl, isoTimestamp } from './common.ts';
+import {
+  email,
+  emptyObject,
+  guid,
+  httpUrl,
+  isoTimestamp,
+  MAX_PASSWORD_LENGTH,
+  password,
+  passwordConfirmation,
+  redirectAddress,
+} from './common.ts';
 import { defineOperation } from './operation.ts';
+import { text } from './text.ts';
 
-const password = z.string().min(8).max(128);
+/** Names a partner chooses: an application, a partner, an API key. */
+const name200 = text({ max: 200 });
+const token = text({ max: 512 });
 
 export const partnerSchema = z.object({
   id: guid,
@@ -32,15 +45,15 @@ export const registerPartner = defineOperation({
   },
   schemas: {
     body: z
-      .object({
-        applicationName: z.string().trim().min(1).max(200),
+      .strictObject({
+        applicationName: name200,
         redirectUrl: httpUrl,
         webRedirectUrl: httpUrl,
-        mobileRedirectUrl: z.string().trim().min(1).max(2048),
+        mobileRedirectUrl: redirectAddress,
         email,
-        partnerName: z.string().trim().min(1).max(200),
+        partnerName: name200,
         password,
-        confirmPassword: z.string(),
+        confirmPassword: passwordConfirmation,
         userDetailsUrl: httpUrl,
         webhookUrl: httpUrl.optional(),
       })
@@ -64,7 +77,7 @@ export const login = defineOperation({
     summary: 'Log a partner in: access and refresh tokens',
   },
   schemas: {
-    body: z.object({ email, password: z.string().min(1).max(128) }),
+    body: z.strictObject({ email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }),
     response: z.object({
       tokens: tokensSchema,
       user: z.object({
@@ -91,7 +104,7 @@ export const refreshTokens = defineOperation({
     summary: 'Exchange a refresh token for new tokens (rotation; reuse revokes the family)',
   },
   schemas: {
-    body: z.object({ refreshToken: z.string().min(1).max(512) }),
+    body: z.strictObject({ refreshToken: token }),
     response: z.object({ tokens: tokensSchema }),
   },
 });
@@ -107,7 +120,7 @@ export const logout = defineOperation({
     summary: "Revoke a refresh token's family, or every refresh token of the partner",
   },
   schemas: {
-    body: z.object({ refreshToken: z.string().min(1).max(512).optional() }),
+    body: z.strictObject({ refreshToken: token.optional() }),
     response: emptyObject,
   },
 });
@@ -138,7 +151,7 @@ export const setWebhook = defineOperation({
     summary: 'Set the webhook URL; returns the signing secret (whsec_…)',
   },
   schemas: {
-    body: z.object({ url: httpUrl, rotateSecret: z.boolean().default(false) }),
+    body: z.strictObject({ url: httpUrl, rotateSecret: z.boolean().default(false) }),
     response: z.object({ url: z.string(), secret: z.string() }),
   },
 });
@@ -163,7 +176,7 @@ export const createApiKey = defineOperation({
     summary: 'Create a secret API key (shown once)',
   },
   schemas: {
-    body: z.object({ name: z.string().trim().min(1).max(100) }),
+    body: z.strictObject({ name: text({ max: 100 }) }),
     response: apiKeySummary.extend({ key: z.string() }),
   },
 });
@@ -200,7 +213,7 @@ export const verifyApiKey = defineOperation({
   name: 'verifyApiKey',
   partner: false,
   schemas: {
-    body: z.object({ key: z.string().min(1).max(200) }),
+    body: z.strictObject({ key: text({ max: 200 }) }),
     response: z.object({ partnerId: guid, keyId: guid }),
   },
 });

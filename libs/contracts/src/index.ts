@@ -17,7 +17,15 @@ export * as leaderboard from './leaderboard.ts';
 export * as onboarding from './onboarding.ts';
 export * from './operation.ts';
 export * as rules from './rules.ts';
-export { formatIssue, formatPath } from './validation.ts';
+export * from './text.ts';
+export * from './user-data.ts';
+export {
+  formatIssues,
+  formatPath,
+  type PartsResult,
+  parseRequestParts,
+  type RequestParts,
+} from './validation.ts';
 export * as wallet from './wallet.ts';
 export * as webhooks from './webhooks.ts';
 

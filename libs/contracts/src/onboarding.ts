@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { emptyObject, guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
+import { text } from './text.ts';
+import { userData } from './user-data.ts';
 
 /** A partner's user as stored by onboarding (the specification's "stored user"). */
 export const storedUserSchema = z.object({
@@ -23,7 +25,7 @@ export const getUser = defineOperation({
   name: 'getUser',
   partner: true,
   schemas: {
-    body: z.object({ userId: guid }),
+    body: z.strictObject({ userId: guid }),
     response: storedUserSchema,
   },
 });
@@ -31,10 +33,7 @@ export const getUser = defineOperation({
 /** The most users one onboard-users call may carry. */
 export const MAX_USERS_PER_REQUEST = 100_000;
 
-export const onboardUserSchema = z.object({
-  userId: guid,
-  userData: z.record(z.string(), z.unknown()),
-});
+export const onboardUserSchema = z.strictObject({ userId: guid, userData });
 
 export type OnboardUser = z.infer<typeof onboardUserSchema>;
 
@@ -51,7 +50,7 @@ export const onboardUsers = defineOperation({
     summary: 'Onboard users in bulk (asynchronous; the outcome arrives by webhook)',
   },
   schemas: {
-    body: z.object({ users: z.array(onboardUserSchema).min(1).max(MAX_USERS_PER_REQUEST) }),
+    body: z.strictObject({ users: z.array(onboardUserSchema).min(1).max(MAX_USERS_PER_REQUEST) }),
     response: z.object({ requestId: guid }),
   },
 });
@@ -88,8 +87,8 @@ export const createTier = defineOperation({
     summary: 'Define a tier (name unique per partner, case-insensitively)',
   },
   schemas: {
-    body: z.object({
-      name: z.string().trim().min(1).max(100),
+    body: z.strictObject({
+      name: text({ max: 100 }),
       rank: z.number().int().min(0).max(1_000_000),
     }),
     response: tierSchema,
@@ -127,7 +126,7 @@ export const upgradeTier = defineOperation({
     summary: 'Move one of your users to one of your tiers',
   },
   schemas: {
-    body: z.object({ userId: guid, partnerId: guid.optional(), tierId: guid }),
+    body: z.strictObject({ userId: guid, partnerId: guid.optional(), tierId: guid }),
     response: emptyObject,
   },
 });
@@ -146,7 +145,7 @@ export const listFailures = defineOperation({
   name: 'listFailures',
   partner: true,
   schemas: {
-    body: z.object({
+    body: z.strictObject({
       requestId: guid,
       after: z.number().int().min(-1).default(-1),
       limit: z.number().int().min(1).max(MAX_FAILURES_PAGE).default(MAX_FAILURES_PAGE),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { guid, pageQuery, paginationBlock } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
+import { text } from './text.ts';
 import { MAX_COINS_PER_TRANSFER, transferLedgerEntrySchema } from './wallet.ts';
 
 /** The largest participant cap a rule may state. */
@@ -17,7 +18,7 @@ const coinValue = numericText(
   z
     .string()
     .trim()
-    .regex(/^\d+(\.\d{1,2})?$/, { error: 'must be numeric text with at most 2 decimal places' })
+    .regex(/^\d+(\.\d{1,2})?$/, { error: 'must be numeric text with at most 2 decimal places', abort: true })
     .refine((s) => Number(s) > 0, { error: 'must be greater than 0' })
     .refine((s) => Number(s) <= MAX_COINS_PER_TRANSFER, {
       error: `must be at most ${MAX_COINS_PER_TRANSFER}`,
@@ -28,19 +29,16 @@ const maxNumberOfParticipant = numericText(
   z
     .string()
     .trim()
-    .regex(/^\d+$/, { error: 'must be a whole number as text' })
+    .regex(/^\d+$/, { error: 'must be a whole number as text', abort: true })
     .refine((s) => Number(s) >= 1, { error: 'must be at least 1' })
     .refine((s) => Number(s) <= MAX_PARTICIPANTS_PER_RULE, {
       error: `must be at most ${MAX_PARTICIPANTS_PER_RULE}`,
     }),
 );
 
-export const ruleName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .refine((s) => s === s.toLowerCase(), { error: 'must be lower case' });
+export const ruleName = text({ max: 100 }).refine((s) => s === s.toLowerCase(), {
+  error: 'must be lower case',
+});
 
 /** The specification's Rule, as create and update return it. */
 export const ruleSchema = z.object({
@@ -67,11 +65,12 @@ export const createRule = defineOperation({
     summary: 'Create a reward rule (GET with a JSON body, as the specification shows, or POST)',
   },
   schemas: {
-    body: z.object({
+    body: z.strictObject({
       name: ruleName,
       coinValue,
       maxNumberOfParticipant,
-      condition: z.string().trim().max(2000).default(''),
+      /** Free text for people: the one request field that may hold line breaks and tabs. */
+      condition: text({ min: 0, max: 2000, multiline: true }).default(''),
     }),
     response: ruleSchema,
   },
@@ -105,7 +104,7 @@ export const updateRule = defineOperation({
   },
   schemas: {
     params: z.object({ id: guid }),
-    body: z.object({ status: ruleStatus }),
+    body: z.strictObject({ status: ruleStatus }),
     response: ruleSchema,
   },
 });
@@ -123,7 +122,7 @@ export const rewardUser = defineOperation({
     summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
   },
   schemas: {
-    body: z.object({ userId: guid, ruleName: z.string().trim().min(1).max(100) }),
+    body: z.strictObject({ userId: guid, ruleName: text({ max: 100 }) }),
     response: z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }),
   },
 });

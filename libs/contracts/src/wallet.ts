@@ -1,18 +1,27 @@
 import { z } from 'zod';
 import { guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
+import { text } from './text.ts';
 
 /** The largest number of coins one transfer may move. */
 export const MAX_COINS_PER_TRANSFER = 1_000_000_000;
 
-/** A positive amount with at most two decimal places, bounded. */
+/** The smallest number of coins one transfer may move. */
+export const MIN_COINS_PER_TRANSFER = 0.01;
+
+/** A JSON number's shortest round-trip text (what `String` gives) with at most two decimals. */
+const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
+
+/**
+ * An amount of coins, bounded, with at most two decimal places decided on the number's decimal
+ * text (1e-9 reads "1e-9", 10.001 reads "10.001"), never on a float tolerance.
+ */
 export const coinsAmount = z
   .number()
-  .positive()
-  .max(MAX_COINS_PER_TRANSFER)
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, {
-    error: 'must have at most 2 decimal places',
-  });
+  .min(MIN_COINS_PER_TRANSFER, { abort: true })
+  .max(MAX_COINS_PER_TRANSFER, { abort: true })
+  .refine((n) => TWO_DECIMALS.test(String(n)), { error: 'must have at most 2 decimal places' })
+  .meta({ multipleOf: MIN_COINS_PER_TRANSFER });
 
 export const partySchema = z.object({
   id: z.string(),
@@ -50,11 +59,11 @@ export const transferLedgerEntrySchema = ledgerEntrySchema.extend({
   token: z.string().nullable(),
 });
 
-const transferBody = z.object({
+const transferBody = z.strictObject({
   userId: guid,
   coins: coinsAmount,
   /** Optional text for the ledger entry; a default narration is written without it. */
-  narration: z.string().trim().min(1).max(500).optional(),
+  narration: text({ max: 500 }).optional(),
 });
 
 const transferResponse = z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatIssue, guid, paginate } from '../src/index.ts';
+import { formatIssues, guid, paginate } from '../src/index.ts';
 
 function message(schema: z.ZodType, value: unknown): string {
   const parsed = schema.safeParse(value);
   if (parsed.success) throw new Error('expected a validation error');
-  return formatIssue(parsed.error);
+  return formatIssues(parsed.error);
 }
 
 describe('validation messages', () => {

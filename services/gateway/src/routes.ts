@@ -1,8 +1,7 @@
 import { callOperation, type NatsConnection } from '@coin/bus';
-import { formatIssue, INTERNAL_IDEMPOTENCY_PREFIX, type Operation } from '@coin/contracts';
+import { INTERNAL_IDEMPOTENCY_PREFIX, type Operation, parseRequestParts } from '@coin/contracts';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import type { createAuthenticator } from './authenticate.ts';
 import type { GatewayConfig } from './config.ts';
 
@@ -10,13 +9,6 @@ interface RouteDeps {
   nc: NatsConnection;
   config: GatewayConfig;
   authenticate: ReturnType<typeof createAuthenticator>;
-}
-
-function parse(schema: z.ZodType | undefined, value: unknown, subject: string): unknown {
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw AppError.badRequest(formatIssue(parsed.error, subject));
-  return parsed.data;
 }
 
 function idempotencyKey(op: Operation, header: string | string[] | undefined): string | undefined {
@@ -49,10 +41,13 @@ export function registerOperationRoutes(
           http.auth === 'partner'
             ? await deps.authenticate(request.headers.authorization, requestId)
             : undefined;
-        // No body is an empty one: optional-only bodies (logout) need none, others name what is missing.
-        const body = parse(op.schemas.body, request.body ?? {}, 'body');
-        const query = parse(op.schemas.query, request.query, 'query');
-        const params = parse(op.schemas.params, request.params, 'params');
+        const parts = parseRequestParts(op, {
+          body: request.body,
+          query: request.query,
+          params: request.params,
+        });
+        if (!parts.ok) throw AppError.badRequest(parts.error);
+        const { body, query, params } = parts;
         const data = await callOperation(
           deps.nc,
           op,
