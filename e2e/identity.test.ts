@@ -359,8 +359,8 @@ describe('bad input never yields a 5xx', () => {
     expect(text.status).toBe(415);
     expect(text.body.status).toBe('failed');
     const missing = await stack.api.post('/api/v1/ufel/partners/login');
-    // No body is validated as `{}`, so the answer names the first missing field.
-    expectFailure(missing, 400, 'Bad request', 'email is required');
+    // No body is validated as `{}`, so the answer names every missing field.
+    expectFailure(missing, 400, 'Bad request', 'email is required; password is required');
     const unknown = await stack.api.get(`/api/v1/nothing-here/${randomUUID()}`);
     expectFailure(unknown, 404, 'NOT_FOUND');
     const badParam = await stack.api.delete('/api/v1/ufel/partners/api-keys/not-a-guid', {
