@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { handle } from '@coin/bus';
 import { onboarding } from '@coin/contracts';
-import { boundQuery } from '@coin/db';
 import type { OnboardingDeps } from '../deps.ts';
-import { requirePartner } from './partner.ts';
+import { storeRequest } from '../requests/request-store.ts';
 
 /**
  * The synchronous part: one insert of one row holding the whole request, under this replica's
@@ -11,15 +10,14 @@ import { requirePartner } from './partner.ts';
  */
 export function onboardUsersHandler(deps: OnboardingDeps) {
   return handle(onboarding.onboardUsers, async ({ partnerId, body }) => {
-    const partner = requirePartner(partnerId);
     const id = randomUUID();
-    await boundQuery(
-      deps.orm.em,
-      `INSERT INTO onboarding_requests (id, partner_id, users, user_count, lease_until)
-       VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
-      [id, partner, JSON.stringify(body.users), body.users.length, deps.config.ONBOARDING_LEASE_MS],
-    );
-    deps.processor.accept({ id, partnerId: partner, users: body.users });
+    await storeRequest(deps.orm.em, {
+      id,
+      partnerId,
+      users: body.users,
+      leaseMs: deps.config.ONBOARDING_LEASE_MS,
+    });
+    deps.processor.accept({ id, partnerId, users: body.users });
     return { requestId: id };
   });
 }
