@@ -9,7 +9,7 @@ export async function storeRequest(
   await boundQuery(
     em,
     `INSERT INTO onboarding_requests (id, partner_id, users, user_count, lease_until)
-     VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
+     VALUES ($1, $2, $3, $4, now() + $5::float8 * interval '1 millisecond')`,
     [request.id, request.partnerId, JSON.stringify(request.users), request.users.length, request.leaseMs],
   );
 }

@@ -2,10 +2,10 @@ import { callOperation, handle } from '@coin/bus';
 import { onboarding, rules } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { RulesDeps } from '../deps.ts';
-import { Rule } from '../entities.ts';
 import { checkRewardKey } from '../rewards/idempotency-keys.ts';
 import { claimParticipation, findParticipation } from '../rewards/participations.ts';
 import { payParticipation } from '../rewards/pay.ts';
+import { findRuleByName } from '../rules/rule-store.ts';
 
 /**
  * Pays a user a rule's coins, once: the participation is recorded as pending (taking a place under
@@ -16,8 +16,8 @@ import { payParticipation } from '../rewards/pay.ts';
 export function rewardUserHandler(deps: RulesDeps) {
   return handle(rules.rewardUser, async ({ partnerId, body, idempotencyKey }, ctx) => {
     const em = deps.orm.em;
-    if (idempotencyKey) await checkRewardKey(em, partnerId!, idempotencyKey, body);
-    const rule = await em.findOne(Rule, { partnerId: partnerId!, name: body.ruleName });
+    if (idempotencyKey) await checkRewardKey(em, partnerId, idempotencyKey, body);
+    const rule = await findRuleByName(em, partnerId, body.ruleName);
     if (!rule) throw AppError.notFound(`rule ${body.ruleName} not found`);
 
     let participation = await findParticipation(em, rule.id, body.userId);
@@ -27,7 +27,7 @@ export function rewardUserHandler(deps: RulesDeps) {
       await callOperation(
         deps.nc,
         onboarding.getUser,
-        { partnerId: partnerId!, body: { userId: body.userId } },
+        { partnerId, body: { userId: body.userId } },
         { timeoutMs: deps.config.RULES_CALL_TIMEOUT_MS, requestId: ctx.requestId },
       );
       const claimed = await claimParticipation(

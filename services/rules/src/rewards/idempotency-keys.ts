@@ -1,4 +1,4 @@
-import type { EntityManager } from '@coin/db';
+import { boundQuery, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
 
 /** Kept well beyond the 24 hours promised to partners. */
@@ -14,13 +14,15 @@ export async function checkRewardKey(
   key: string,
   request: { ruleName: string; userId: string },
 ): Promise<void> {
-  await em.execute(
-    `INSERT INTO reward_keys (partner_id, idempotency_key, rule_name, user_id) VALUES (?, ?, ?, ?)
+  await boundQuery(
+    em,
+    `INSERT INTO reward_keys (partner_id, idempotency_key, rule_name, user_id) VALUES ($1, $2, $3, $4)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
     [partnerId, key, request.ruleName, request.userId],
   );
-  const [first] = await em.execute<{ rule_name: string; user_id: string }[]>(
-    'SELECT rule_name, user_id FROM reward_keys WHERE partner_id = ? AND idempotency_key = ?',
+  const [first] = await boundQuery<{ rule_name: string; user_id: string }>(
+    em,
+    'SELECT rule_name, user_id FROM reward_keys WHERE partner_id = $1 AND idempotency_key = $2',
     [partnerId, key],
   );
   if (first && (first.rule_name !== request.ruleName || first.user_id !== request.userId)) {
@@ -32,7 +34,7 @@ export async function checkRewardKey(
 }
 
 export async function forgetOldRewardKeys(em: EntityManager): Promise<void> {
-  await em.execute(`DELETE FROM reward_keys WHERE created_at < now() - ? * interval '1 day'`, [
+  await boundQuery(em, `DELETE FROM reward_keys WHERE created_at < now() - $1::int * interval '1 day'`, [
     KEY_RETENTION_DAYS,
   ]);
 }

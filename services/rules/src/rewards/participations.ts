@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { wallet } from '@coin/contracts';
-import type { EntityManager } from '@coin/db';
+import { boundQuery, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { z } from 'zod';
 
@@ -50,9 +50,10 @@ export async function findParticipation(
   ruleId: string,
   userId: string,
 ): Promise<Participation | undefined> {
-  const [row] = await em.execute<ParticipationRow[]>(
+  const [row] = await boundQuery<ParticipationRow>(
+    em,
     `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
-      WHERE p.rule_id = ? AND p.user_id = ?`,
+      WHERE p.rule_id = $1 AND p.user_id = $2`,
     [ruleId, userId],
   );
   return row && toParticipation(row);
@@ -78,21 +79,24 @@ export async function claimParticipation(
 ): Promise<{ participation: Participation; created: boolean }> {
   const claimed = await em.transactional(async (tx) => {
     const id = randomUUID();
-    const inserted = await tx.execute<{ id: string }[]>(
+    const inserted = await boundQuery<{ id: string }>(
+      tx,
       `INSERT INTO participations (id, partner_id, rule_id, user_id, coins, status, next_attempt_at)
-       SELECT ?, ?, ?, ?, coin_value, 'pending', clock_timestamp() + ? * interval '1 millisecond'
-         FROM rules WHERE id = ?
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, coin_value, 'pending',
+              clock_timestamp() + $5::float8 * interval '1 millisecond'
+         FROM rules WHERE id = $6
        ON CONFLICT (rule_id, user_id) DO NOTHING RETURNING id`,
       [id, rule.partnerId, rule.id, userId, firstRetryInMs, rule.id],
     );
     if (inserted.length === 0) return false;
-    const [counted] = await tx.execute<{ id: string }[]>(
+    const [counted] = await boundQuery<{ id: string }>(
+      tx,
       `UPDATE rules SET participants = participants + 1
-        WHERE id = ? AND status = 'active' AND participants < max_participants RETURNING id`,
+        WHERE id = $1 AND status = 'active' AND participants < max_participants RETURNING id`,
       [rule.id],
     );
     if (!counted) {
-      const [now] = await tx.execute<{ status: string }[]>('SELECT status FROM rules WHERE id = ?', [
+      const [now] = await boundQuery<{ status: string }>(tx, 'SELECT status FROM rules WHERE id = $1', [
         rule.id,
       ]);
       throw now?.status === 'active'
@@ -115,9 +119,10 @@ export async function markPaid(
   participationId: string,
   coinsLedger: CoinsLedger,
 ): Promise<{ paidAt: string } | undefined> {
-  const [row] = await tx.execute<{ paid_at: Date }[]>(
-    `UPDATE participations SET status = 'paid', ledger_entry_id = ?, coins_ledger = ?, paid_at = now()
-      WHERE id = ? AND status = 'pending' RETURNING paid_at`,
+  const [row] = await boundQuery<{ paid_at: string }>(
+    tx,
+    `UPDATE participations SET status = 'paid', ledger_entry_id = $1, coins_ledger = $2, paid_at = now()
+      WHERE id = $3 AND status = 'pending' RETURNING paid_at`,
     [coinsLedger.id, JSON.stringify(coinsLedger), participationId],
   );
   return row && { paidAt: new Date(row.paid_at).toISOString() };
@@ -126,12 +131,13 @@ export async function markPaid(
 /** Gives the place back after the wallet definitively refused the payment (e.g. an unknown user). */
 export async function releaseParticipation(em: EntityManager, participationId: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ rule_id: string }[]>(
-      `DELETE FROM participations WHERE id = ? AND status = 'pending' RETURNING rule_id`,
+    const [row] = await boundQuery<{ rule_id: string }>(
+      tx,
+      `DELETE FROM participations WHERE id = $1 AND status = 'pending' RETURNING rule_id`,
       [participationId],
     );
     if (row) {
-      await tx.execute('UPDATE rules SET participants = participants - 1 WHERE id = ?', [row.rule_id]);
+      await boundQuery(tx, 'UPDATE rules SET participants = participants - 1 WHERE id = $1', [row.rule_id]);
     }
   });
 }

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { rules } from '@coin/contracts';
+import { boundQuery, type EntityManager, violatedUniqueConstraint } from '@coin/db';
+import { AppError } from '@coin/errors';
+import type { z } from 'zod';
+
+/**
+ * A partner's reward rule. `participants` (pending + paid participations) is written only by the
+ * conditional UPDATEs in `rewards/participations.ts`, which is what keeps the cap exact.
+ */
+export interface RuleRecord {
+  id: string;
+  partnerId: string;
+  name: string;
+  /** Exact decimal text, as stored. */
+  coinValue: string;
+  condition: string;
+  maxParticipants: number;
+  status: 'active' | 'inactive';
+}
+
+const COLUMNS = `id, partner_id AS "partnerId", name, coin_value::text AS "coinValue", condition,
+  max_participants AS "maxParticipants", status`;
+
+/** The specification's Rule: numbers as text, no owner. */
+export function ruleView(rule: RuleRecord): z.infer<typeof rules.ruleSchema> {
+  return {
+    id: rule.id,
+    name: rule.name,
+    coinValue: rule.coinValue,
+    condition: rule.condition,
+    maxNumberOfParticipant: String(rule.maxParticipants),
+    status: rule.status,
+  };
+}
+
+/** As listed: with `userId`, the partner account that owns the rule. */
+export function listedRuleView(rule: RuleRecord): z.infer<typeof rules.listedRuleSchema> {
+  return { ...ruleView(rule), userId: rule.partnerId };
+}
+
+/** A new rule is active; its name is unique per partner. */
+export async function createRule(
+  em: EntityManager,
+  partnerId: string,
+  rule: Pick<RuleRecord, 'name' | 'coinValue' | 'condition' | 'maxParticipants'>,
+): Promise<RuleRecord> {
+  try {
+    const [row] = await boundQuery<RuleRecord>(
+      em,
+      `INSERT INTO rules (id, partner_id, name, coin_value, condition, max_participants, status)
+       VALUES ($1, $2, $3, $4, $5, $6, 'active') RETURNING ${COLUMNS}`,
+      [randomUUID(), partnerId, rule.name, rule.coinValue, rule.condition, rule.maxParticipants],
+    );
+    return row;
+  } catch (err) {
+    if (violatedUniqueConstraint(err)) throw AppError.conflict(`a rule named ${rule.name} already exists`);
+    throw err;
+  }
+}
+
+/** A page of the partner's rules, newest first, optionally of one status, and how many there are. */
+export async function rulesPage(
+  em: EntityManager,
+  partnerId: string,
+  page: { limit: number; offset: number; status?: RuleRecord['status'] },
+): Promise<{ rules: RuleRecord[]; count: number }> {
+  const [rows, [total]] = await Promise.all([
+    boundQuery<RuleRecord>(
+      em,
+      `SELECT ${COLUMNS} FROM rules WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2)
+        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [partnerId, page.status ?? null, page.limit, page.offset],
+    ),
+    boundQuery<{ count: number }>(
+      em,
+      'SELECT count(*)::int AS count FROM rules WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2)',
+      [partnerId, page.status ?? null],
+    ),
+  ]);
+  return { rules: rows, count: total.count };
+}
+
+export async function findRuleByName(
+  em: EntityManager,
+  partnerId: string,
+  name: string,
+): Promise<RuleRecord | undefined> {
+  const [row] = await boundQuery<RuleRecord>(
+    em,
+    `SELECT ${COLUMNS} FROM rules WHERE partner_id = $1 AND name = $2`,
+    [partnerId, name],
+  );
+  return row;
+}
+
+/** Deactivating stops new rewards; participations already pending are still paid. */
+export async function setRuleStatus(
+  em: EntityManager,
+  partnerId: string,
+  id: string,
+  status: RuleRecord['status'],
+): Promise<RuleRecord | undefined> {
+  const [row] = await boundQuery<RuleRecord>(
+    em,
+    `UPDATE rules SET status = $3, updated_at = clock_timestamp() WHERE id = $1 AND partner_id = $2
+     RETURNING ${COLUMNS}`,
+    [id, partnerId, status],
+  );
+  return row;
+}
