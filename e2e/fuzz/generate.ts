@@ -1,0 +1,31 @@
+import { allOperations } from '@coin/contracts';
+import fc from 'fast-check';
+import { type Draft, type FuzzWorld, validDraft } from './draft.ts';
+import { mutation } from './mutations.ts';
+
+/** Every operation a partner can reach over HTTP. */
+export const httpOperations = allOperations.filter((op) => op.http);
+
+/** A request to any operation: one in five as the contract wants it, the rest damaged one to three ways. */
+export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<Draft> {
+  const damage = fc.oneof(
+    { weight: 1, arbitrary: fc.constant([]) },
+    { weight: 4, arbitrary: fc.array(mutation(world), { minLength: 1, maxLength: 3 }) },
+  );
+  return fc
+    .constantFrom(...httpOperations)
+    .chain((op) => fc.tuple(validDraft(op, world), damage))
+    .map(([draft, edits]) => {
+      for (const edit of edits) edit(draft);
+      return draft;
+    });
+}
+
+/**
+ * The `index`-th request of the run seeded `seed`: each drawn from a seed of its own, so one request
+ * of a long run can be replayed alone (`SEED=… FUZZ_INDEX=…`).
+ */
+export function requestAt(arbitrary: fc.Arbitrary<Draft>, seed: number, index: number): Draft {
+  const own = (Math.imul(index + 1, 0x9e3779b1) ^ seed) | 0;
+  return fc.sample(arbitrary, { seed: own, numRuns: 1 })[0];
+}

@@ -1,0 +1,115 @@
+import { request } from 'undici';
+import type { Draft, FuzzWorld } from './draft.ts';
+import { toWire } from './draft.ts';
+import { fuzzRequest, requestAt } from './generate.ts';
+import { type Outcome, violation } from './oracle.ts';
+
+export interface FuzzOptions {
+  baseUrl: string;
+  world: FuzzWorld;
+  seed: number;
+  count: number;
+  /** Only this request of the run (a replay). */
+  only?: number;
+  concurrency?: number;
+  /** Longer than the gateway's own request timeout: past it, the request hangs. */
+  timeoutMs?: number;
+}
+
+export interface Failure {
+  index: number;
+  reason: string;
+  request: string;
+  answer: string;
+}
+
+export interface FuzzReport {
+  seed: number;
+  sent: number;
+  /** Answers by HTTP status, plus `hang`, `reset` and `unsendable`. */
+  byStatus: Record<string, number>;
+  failures: Failure[];
+}
+
+async function send(baseUrl: string, d: Draft, timeoutMs: number): Promise<Outcome> {
+  const wire = toWire(d);
+  try {
+    // Concatenated, not resolved: a path that starts with `//` must stay a path.
+    const res = await request(`${baseUrl}${wire.path}`, {
+      method: wire.method as 'GET',
+      headers: wire.headers,
+      body: wire.body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    return {
+      kind: 'answer',
+      status: res.statusCode,
+      contentType: String(res.headers['content-type'] ?? ''),
+      text,
+    };
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    const message = `${code} ${(err as Error).message}`;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'hang' };
+    if (code === 'UND_ERR_INVALID_ARG' || err instanceof TypeError)
+      return { kind: 'unsendable', error: message };
+    return { kind: 'reset', error: message };
+  }
+}
+
+function describe(d: Draft): string {
+  const wire = toWire(d);
+  const body = wire.body ? ` body(${wire.body.length} B) ${wire.body.subarray(0, 300).toString('utf8')}` : '';
+  return `${d.op.name}: ${wire.method} ${wire.path.slice(0, 300)} [${d.notes.join('; ')}]${body}`;
+}
+
+function outcomeKey(o: Outcome): string {
+  return o.kind === 'answer' ? String(o.status) : o.kind;
+}
+
+/** Sends `count` generated requests through the gateway and judges every answer. */
+export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
+  const arbitrary = fuzzRequest(opts.world);
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const indexes = opts.only === undefined ? Array.from({ length: opts.count }, (_, i) => i) : [opts.only];
+  const report: FuzzReport = { seed: opts.seed, sent: 0, byStatus: {}, failures: [] };
+  let next = 0;
+  async function worker() {
+    while (next < indexes.length) {
+      const index = indexes[next++];
+      const draft = requestAt(arbitrary, opts.seed, index);
+      const outcome = await send(opts.baseUrl, draft, timeoutMs);
+      report.sent++;
+      const key = outcomeKey(outcome);
+      report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
+      const reason = violation(draft, outcome);
+      if (reason)
+        report.failures.push({
+          index,
+          reason,
+          request: describe(draft),
+          answer: outcome.kind === 'answer' ? outcome.text.slice(0, 300) : outcome.kind,
+        });
+    }
+  }
+  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
+  report.failures.sort((a, b) => a.index - b.index);
+  return report;
+}
+
+/** The status table and every failure with the command that replays it. */
+export function formatReport(r: FuzzReport): string {
+  const rows = Object.entries(r.byStatus)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `  ${k.padEnd(10)} ${String(n).padStart(6)}`);
+  const lines = [`fuzz: seed ${r.seed}, ${r.sent} requests`, '  status      count', ...rows];
+  lines.push(`  failures ${r.failures.length}`);
+  for (const f of r.failures.slice(0, 50)) {
+    lines.push(`- #${f.index} ${f.reason} (replay: SEED=${r.seed} FUZZ_INDEX=${f.index} npm run fuzz)`);
+    lines.push(`    ${f.request}`);
+    lines.push(`    answer: ${f.answer}`);
+  }
+  return lines.join('\n');
+}
