@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppError, failure } from '@coin/errors';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.details.retryAfterSeconds !== undefined)
@@ -68,4 +70,45 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (path
       }),
     );
   });
+}
+
+/** Errors the router raises before any route runs (a URL it cannot decode, an over-long path parameter). */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const appErr =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? AppError.badRequest('a path parameter is longer than 100 characters')
+      : AppError.badRequest('the URL is not valid');
+  sendError(reply, appErr);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (request line and headers over
+ * 16 KB, malformed HTTP): the envelope written on the socket, instead of Fastify's own body.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const appErr =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError(431, {
+          errorType: 'invalid',
+          appErrorCode: 'HEADERS_TOO_LARGE',
+          error: 'the request line and headers must be at most 16 KB',
+          message: 'invalid request',
+        })
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError(408, {
+            errorType: 'invalid',
+            appErrorCode: 'REQUEST_TIMEOUT',
+            error: 'the request was not received in time',
+            message: 'invalid request',
+          })
+        : AppError.badRequest('the request is not valid HTTP');
+  if (socket.writable) {
+    const body = JSON.stringify(failure(appErr));
+    socket.write(
+      `HTTP/1.1 ${appErr.status} ${STATUS_CODES[appErr.status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

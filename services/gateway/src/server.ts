@@ -10,7 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { allowedMethodsOf } from './allowed-methods.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
-import { installErrorHandling } from './error-handler.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observability.ts';
 import { openApiDocument } from './openapi/document.ts';
@@ -38,6 +38,8 @@ async function createGateway({ config, log, bus, background }: ProcessContext<Ga
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
+    clientErrorHandler,
     // One access-log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
   });
