@@ -14,8 +14,6 @@ export type ServiceContext<C extends DatabaseConfig, O extends boolean, R extend
   (R extends true ? { redis: Redis } : unknown);
 
 export interface ServiceSpec<C extends DatabaseConfig, O extends boolean, R extends boolean> {
-  /** The service's configuration, parsed once (`loadServiceConfig`); names the service. */
-  config: C;
   description: string;
   database: DatabaseSchema;
   /** The service publishes events: the stream is ensured and its outbox relay runs. */
@@ -35,9 +33,9 @@ export interface RunningService extends Stoppable {
 }
 
 /**
- * A service process: health, readiness and metrics on `METRICS_PORT` (when set), its database
- * (created, migrated, bounded waits), the bus in its namespace, Redis and the outbox relay when
- * asked, whatever `start` runs in the background, and its operations on the bus. `stop` stops
+ * A service process, named by its configuration (parsed once, `loadServiceConfig`): health,
+ * readiness and metrics on `METRICS_PORT` (when set), its database (created, migrated, bounded
+ * waits), the bus in its namespace, Redis and the outbox relay when asked, whatever `start` runs in the background, and its operations on the bus. `stop` stops
  * taking requests and finishes those in flight, then stops the background work, the relay, the bus,
  * Redis and the database, in that order. A failure to start stops what had started.
  */
@@ -45,16 +43,16 @@ export async function startService<
   C extends DatabaseConfig,
   O extends boolean = false,
   R extends boolean = false,
->(spec: ServiceSpec<C, O, R>): Promise<RunningService> {
-  const name = spec.config.service;
-  const { ctx, stops } = processContext(name, spec.config);
+>(config: C, spec: ServiceSpec<C, O, R>): Promise<RunningService> {
+  const name = config.service;
+  const { ctx, stops } = processContext(name, config);
   const { log } = ctx;
   let serving = false;
   try {
     let nc: NatsConnection | undefined;
-    if (spec.config.METRICS_PORT !== undefined) {
+    if (config.METRICS_PORT !== undefined) {
       const server = await startMetricsServer({
-        port: spec.config.METRICS_PORT,
+        port: config.METRICS_PORT,
         log,
         // Ready while serving on a usable connection; a reconnect in progress keeps it so.
         ready: () => serving && !!nc && !nc.isClosed() && !nc.isDraining(),

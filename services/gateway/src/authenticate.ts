@@ -2,6 +2,7 @@ import { callOperation, type NatsConnection } from '@coin/bus';
 import { ACCESS_TOKEN, API_KEY_PREFIX, identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { createLocalJWKSet, type JSONWebKeySet, errors as joseErrors, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 
 export interface Caller {
   partnerId: string;
@@ -19,24 +20,6 @@ const API_KEY_CACHE_MAX = 10_000;
 const VERIFIED_TOKEN_CACHE_MAX = 10_000;
 const VERIFIED_TOKEN_CACHE_MS = 60_000;
 
-/** A bounded map whose entries carry their own deadline; the oldest entry goes first when full. */
-function expiringCache<V>(max: number) {
-  const entries = new Map<string, { value: V; until: number }>();
-  return {
-    get(key: string): V | undefined {
-      const hit = entries.get(key);
-      if (!hit) return undefined;
-      if (hit.until > Date.now()) return hit.value;
-      entries.delete(key);
-      return undefined;
-    },
-    set(key: string, value: V, until: number): void {
-      if (entries.size >= max) entries.delete(entries.keys().next().value!);
-      entries.set(key, { value, until });
-    },
-  };
-}
-
 /**
  * Access tokens are verified here, without a NATS hop, against identity's public keys (fetched
  * over NATS and refetched when an unknown key id shows up). Secret API keys are checked by
@@ -45,10 +28,10 @@ function expiringCache<V>(max: number) {
 export function createAuthenticator(opts: Options) {
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
-  const apiKeys = expiringCache<string>(API_KEY_CACHE_MAX);
+  const apiKeys = new LRUCache<string, string>({ max: API_KEY_CACHE_MAX });
   // A token is immutable: once its signature checked out, the same string needs no second
   // signature check until it expires (bounded, so a key rotation is picked up within a minute).
-  const verifiedTokens = expiringCache<string>(VERIFIED_TOKEN_CACHE_MAX);
+  const verifiedTokens = new LRUCache<string, string>({ max: VERIFIED_TOKEN_CACHE_MAX });
 
   async function loadKeys(requestId: string): Promise<void> {
     const jwks = await callOperation(
@@ -74,11 +57,8 @@ export function createAuthenticator(opts: Options) {
           requiredClaims: ['sub', 'exp'],
         });
         if (payload.typ !== 'access') throw AppError.unauthorized('token is not an access token');
-        verifiedTokens.set(
-          token,
-          payload.sub!,
-          Math.min(payload.exp! * 1000, Date.now() + VERIFIED_TOKEN_CACHE_MS),
-        );
+        const ttl = Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_CACHE_MS);
+        if (ttl > 0) verifiedTokens.set(token, payload.sub!, { ttl });
         return { partnerId: payload.sub!, via: 'access_token' };
       } catch (err) {
         if (err instanceof AppError) throw err;
@@ -105,7 +85,7 @@ export function createAuthenticator(opts: Options) {
       { body: { key } },
       { timeoutMs: opts.timeoutMs, requestId },
     );
-    if (opts.apiKeyCacheMs > 0) apiKeys.set(key, partnerId, Date.now() + opts.apiKeyCacheMs);
+    if (opts.apiKeyCacheMs > 0) apiKeys.set(key, partnerId, { ttl: opts.apiKeyCacheMs });
     return { partnerId, via: 'api_key' };
   }
 

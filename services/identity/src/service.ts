@@ -24,10 +24,8 @@ import { verifyEmailHandler } from './operations/verify-email.ts';
 import { loadTokenSigner } from './security/token-signer.ts';
 
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
-  return startService({
-    config: identityConfig(env),
+  return startService(identityConfig(env), {
     description: 'partners, tokens, API keys and account users',
-    database: { entities: identityEntities, migrations: identityMigrations },
     async start({ config, orm, log, background }) {
       const signer = await loadTokenSigner(orm);
       const mail = background(
@@ -63,5 +61,6 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         resendCodeHandler(deps),
       ];
     },
+    database: { entities: identityEntities, migrations: identityMigrations },
   });
 }

@@ -13,10 +13,8 @@ import { pingHandler } from './operations/ping.ts';
 import { pointsLeaderboardHandler } from './operations/points-leaderboard.ts';
 
 export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
-  return startService({
-    config: leaderboardConfig(env),
+  return startService(leaderboardConfig(env), {
     description: 'coin and points leaderboards',
-    database: { entities: leaderboardEntities, migrations: leaderboardMigrations },
     redis: true,
     async start({ config, orm, nc, redis, log, background }) {
       const index = new BoardIndex(redis, orm, log);
@@ -31,5 +29,6 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
         background(await startConsumer({ ...consumer, nc, log }), consumer.durable);
       return [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()];
     },
+    database: { entities: leaderboardEntities, migrations: leaderboardMigrations },
   });
 }

@@ -11,10 +11,8 @@ import { upgradeTierHandler } from './operations/upgrade-tier.ts';
 import { startRequestProcessor } from './processing/request-processor.ts';
 
 export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
-  return startService({
-    config: onboardingConfig(env),
+  return startService(onboardingConfig(env), {
     description: "partners' users and tiers; bulk onboarding",
-    database: { entities: onboardingEntities, migrations: onboardingMigrations },
     outbox: true,
     start({ config, orm, relay, log, background }) {
       const processor = background(startRequestProcessor({ orm, relay, log, config }), 'request processor');
@@ -29,5 +27,6 @@ export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
         listFailuresHandler(deps),
       ];
     },
+    database: { entities: onboardingEntities, migrations: onboardingMigrations },
   });
 }

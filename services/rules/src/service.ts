@@ -13,10 +13,8 @@ import { startRewardRetrier } from './rewards/retrier.ts';
 const KEY_SWEEP_INTERVAL_MS = 3_600_000;
 
 export async function startRules(env: NodeJS.ProcessEnv = process.env) {
-  return startService({
-    config: rulesConfig(env),
+  return startService(rulesConfig(env), {
     description: 'reward rules and rewards by rule',
-    database: { entities: rulesEntities, migrations: rulesMigrations },
     outbox: true,
     start({ config, orm, nc, relay, log, background }) {
       const deps: RulesDeps = { orm, nc, relay, config, log };
@@ -33,5 +31,6 @@ export async function startRules(env: NodeJS.ProcessEnv = process.env) {
         rewardUserHandler(deps),
       ];
     },
+    database: { entities: rulesEntities, migrations: rulesMigrations },
   });
 }

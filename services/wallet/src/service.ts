@@ -14,10 +14,8 @@ import { transferToUserHandler } from './operations/transfer-to-user.ts';
 import { createDirectory } from './parties/directory.ts';
 
 export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
-  return startService({
-    config: walletConfig(env),
+  return startService(walletConfig(env), {
     description: 'double-entry coin ledger: transfers, history, balances',
-    database: { entities: walletEntities, migrations: walletMigrations },
     outbox: true,
     start({ config, orm, nc, relay, log, background }) {
       const outbound = createOutboundClient({
@@ -63,5 +61,6 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         getBalanceHandler(deps),
       ];
     },
+    database: { entities: walletEntities, migrations: walletMigrations },
   });
 }

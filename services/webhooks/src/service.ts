@@ -10,10 +10,8 @@ import { listDeliveriesHandler } from './operations/list-deliveries.ts';
 import { retryDeliveryHandler } from './operations/retry-delivery.ts';
 
 export async function startWebhooks(env: NodeJS.ProcessEnv = process.env) {
-  return startService({
-    config: webhooksConfig(env),
+  return startService(webhooksConfig(env), {
     description: 'signed, retried webhook deliveries to partners',
-    database: { entities: webhooksEntities, migrations: webhooksMigrations },
     async start({ config, orm, nc, log, background }) {
       const dispatcher = background(startDispatcher({ orm, nc, log, config }), 'dispatcher');
       background({ stop: watchDeliveries(orm) }, 'delivery metrics');
@@ -24,5 +22,6 @@ export async function startWebhooks(env: NodeJS.ProcessEnv = process.env) {
       const deps: WebhooksDeps = { orm, config, dispatcher };
       return [listDeliveriesHandler(deps), retryDeliveryHandler(deps)];
     },
+    database: { entities: webhooksEntities, migrations: webhooksMigrations },
   });
 }

@@ -3,8 +3,8 @@ import { identity, onboarding, type ResponseOf, type wallet } from '@coin/contra
 import { AppError } from '@coin/errors';
 import type { OutboundClient } from '@coin/outbound';
 import type { Logger } from '@coin/telemetry';
+import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { TtlCache } from './ttl-cache.ts';
 
 export type Party = z.infer<typeof wallet.partySchema>;
 export type StoredUser = ResponseOf<typeof onboarding.getUser>;
@@ -33,41 +33,58 @@ const USER_DETAILS_FAILURE_CACHE_MS = 30_000;
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 /**
+ * A bounded cache whose `fetch(key, { context: load })` runs `load` once however many callers miss
+ * the key at the same time (a burst of transfers to a new user asks the owning service once), and
+ * keeps the answer for `ttlOf(answer)`. lru-cache reads a ttl of 0 as "for ever": a cache time of 0
+ * keeps an answer for 1 ms instead.
+ */
+function loadingCache<V extends {}>(max: number, ttlOf: (value: V) => number) {
+  return new LRUCache<string, V, () => Promise<V>>({
+    max,
+    fetchMethod: async (_key, _stale, { context, options }) => {
+      const value = await context();
+      options.ttl = Math.max(ttlOf(value), 1);
+      return value;
+    },
+  });
+}
+
+/**
  * Who the parties of a transfer are: the user (onboarding's stored user, named from its userData
  * or the partner's userDetailsUrl) and the partner (identity). Every answer is cached.
  */
 export function createDirectory(opts: DirectoryOptions) {
-  const users = new TtlCache<StoredUser>(100_000);
-  const partners = new TtlCache<PartnerInfo>(10_000);
-  const details = new TtlCache<UserDetails | null>(100_000);
+  const users = loadingCache<StoredUser>(100_000, () => USER_CACHE_MS);
+  const partners = loadingCache<PartnerInfo>(10_000, () => opts.partnerCacheMs);
+  const details = loadingCache<{ found: UserDetails | null }>(100_000, ({ found }) =>
+    found ? opts.userDetailsCacheMs : USER_DETAILS_FAILURE_CACHE_MS,
+  );
+
+  async function loadUser(partnerId: string, userId: string): Promise<StoredUser> {
+    try {
+      return await callOperation(
+        opts.nc,
+        onboarding.getUser,
+        { partnerId, body: { userId } },
+        { timeoutMs: opts.timeoutMs },
+      );
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) throw AppError.notFound('user not found');
+      throw err;
+    }
+  }
 
   async function user(partnerId: string, userId: string): Promise<StoredUser> {
-    return users.get(
-      `${partnerId}/${userId}`,
-      () => USER_CACHE_MS,
-      async () => {
-        try {
-          return await callOperation(
-            opts.nc,
-            onboarding.getUser,
-            { partnerId, body: { userId } },
-            { timeoutMs: opts.timeoutMs },
-          );
-        } catch (err) {
-          if (err instanceof AppError && err.status === 404) throw AppError.notFound('user not found');
-          throw err;
-        }
-      },
-    );
+    const found = await users.fetch(`${partnerId}/${userId}`, { context: () => loadUser(partnerId, userId) });
+    return found!;
   }
 
   async function partner(partnerId: string): Promise<PartnerInfo> {
-    return partners.get(
-      partnerId,
-      () => opts.partnerCacheMs,
-      () =>
+    const found = await partners.fetch(partnerId, {
+      context: () =>
         callOperation(opts.nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs: opts.timeoutMs }),
-    );
+    });
+    return found!;
   }
 
   /** The partner's user-details answer for `tag`, or null when it is slow, failing or malformed. */
@@ -95,11 +112,10 @@ export function createDirectory(opts: DirectoryOptions) {
     const tag = text(data.tag);
     let found: UserDetails | null = null;
     if (tag && p.userDetailsUrl) {
-      found = await details.get(
-        `${p.partnerId}/${tag}`,
-        (v) => (v ? opts.userDetailsCacheMs : USER_DETAILS_FAILURE_CACHE_MS),
-        () => fetchDetails(p.userDetailsUrl, tag),
-      );
+      const cached = await details.fetch(`${p.partnerId}/${tag}`, {
+        context: async () => ({ found: await fetchDetails(p.userDetailsUrl, tag) }),
+      });
+      found = cached!.found;
     }
     return {
       id: u.id,

@@ -1,24 +1,31 @@
 import { callOperation, type NatsConnection } from '@coin/bus';
 import { identity } from '@coin/contracts';
+import { LRUCache } from 'lru-cache';
 
 export interface Endpoint {
   url: string | null;
   secret: string | null;
 }
 
+/** Partners whose endpoint is kept at once; beyond it the least recently used is asked again. */
+const MAX_PARTNERS = 10_000;
+
 /**
  * The partner's webhook URL and secret, asked of identity (their only owner) at dispatch and kept
  * for a short while: a new URL or a rotated secret applies within `cacheMs`, and no copy of the
- * secret has to be kept in step here.
+ * secret has to be kept in step here. Deliveries to one partner that miss together ask once.
  */
 export function partnerEndpoints(nc: NatsConnection, cacheMs: number, timeoutMs: number) {
-  const cache = new Map<string, { endpoint: Endpoint; until: number }>();
+  const cache = new LRUCache<string, Endpoint>({
+    max: MAX_PARTNERS,
+    // lru-cache reads a ttl of 0 as "for ever"; a cache time of 0 keeps an answer for 1 ms.
+    ttl: Math.max(cacheMs, 1),
+    fetchMethod: async (partnerId) => {
+      const partner = await callOperation(nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs });
+      return { url: partner.webhookUrl, secret: partner.webhookSecret };
+    },
+  });
   return async function endpointOf(partnerId: string): Promise<Endpoint> {
-    const hit = cache.get(partnerId);
-    if (hit && hit.until > Date.now()) return hit.endpoint;
-    const partner = await callOperation(nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs });
-    const endpoint = { url: partner.webhookUrl, secret: partner.webhookSecret };
-    if (cacheMs > 0) cache.set(partnerId, { endpoint, until: Date.now() + cacheMs });
-    return endpoint;
+    return (await cache.fetch(partnerId))!;
   };
 }
