@@ -1,4 +1,4 @@
-import type { EntityManager } from '@coin/db';
+import { allowSlowStatements, type EntityManager } from '@coin/db';
 import type { BoardRef } from './boards.ts';
 
 /** A user's amount on a board and when it reached that amount (epoch ms). */
@@ -20,6 +20,9 @@ function toStanding(row: StandingRow): Standing {
 
 const STANDING_COLUMNS =
   'user_id, amount::text AS amount, (extract(epoch FROM reached_at) * 1000)::bigint::text AS reached_ms';
+
+/** A rebuild reads a whole board (or every board's key) in one statement: longer than a request may. */
+const REBUILD_STATEMENT_TIMEOUT_MS = 120_000;
 
 /** The ranking order; the Redis index (ranking.ts) orders the same way. */
 // Qualified: an output column named `amount` (text) would otherwise be what ORDER BY sorts.
@@ -104,19 +107,25 @@ export async function positionOf(
 
 /** Every standing of a board, read in one statement so that it is one consistent snapshot. */
 export async function allStandings(em: EntityManager, ref: BoardRef): Promise<Standing[]> {
-  const rows = await em.execute<StandingRow[]>(
-    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = ? AND board = ?`,
-    [ref.partnerId, ref.board],
-  );
-  return rows.map(toStanding);
+  return em.transactional(async (tx) => {
+    await allowSlowStatements(tx, REBUILD_STATEMENT_TIMEOUT_MS);
+    const rows = await tx.execute<StandingRow[]>(
+      `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = ? AND board = ?`,
+      [ref.partnerId, ref.board],
+    );
+    return rows.map(toStanding);
+  });
 }
 
 /** Every board that has at least one standing. */
 export async function listBoards(em: EntityManager): Promise<BoardRef[]> {
-  const rows = await em.execute<{ partner_id: string; board: string }[]>(
-    'SELECT DISTINCT partner_id, board FROM standings',
-  );
-  return rows.map((r) => ({ partnerId: r.partner_id, board: r.board }));
+  return em.transactional(async (tx) => {
+    await allowSlowStatements(tx, REBUILD_STATEMENT_TIMEOUT_MS);
+    const rows = await tx.execute<{ partner_id: string; board: string }[]>(
+      'SELECT DISTINCT partner_id, board FROM standings',
+    );
+    return rows.map((r) => ({ partnerId: r.partner_id, board: r.board }));
+  });
 }
 
 /** The points entries' own fields (id and timestamps) of these users, by userId. */

@@ -9,11 +9,14 @@ import {
 
 type OnboardUser = onboarding.OnboardUser;
 
-import { boundQuery, type Database, type EntityManager } from '@coin/db';
+import { allowSlowStatements, boundQuery, type Database, type EntityManager } from '@coin/db';
 import { addToOutbox, type OutboxRelay } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { OnboardingConfig } from '../config.ts';
 import { storedUser, USER_COLUMNS, type UserRow } from './stored-user.ts';
+
+/** A chunk inserts up to ONBOARDING_CHUNK_SIZE users of up to 16 KB each in one statement. */
+const CHUNK_STATEMENT_TIMEOUT_MS = 60_000;
 
 export const REASON_ALREADY_STORED = 'userId is already onboarded for this partner (uniqueness violation)';
 export const reasonRepeated = (first: number) =>
@@ -119,6 +122,7 @@ export function startRequestProcessor(deps: {
     end: number,
   ): Promise<boolean> {
     return orm.em.fork().transactional(async (tx) => {
+      await allowSlowStatements(tx, CHUNK_STATEMENT_TIMEOUT_MS);
       const [current] = await tx.execute<{ next_index: number }[]>(
         'SELECT next_index FROM onboarding_requests WHERE id = ? FOR UPDATE',
         [request.id],

@@ -1,0 +1,55 @@
+import { createLogger } from '@coin/telemetry';
+import { isolatedDatabases } from '@coin/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowSlowStatements, type Database, databaseFailure, openDatabase } from '../src/index.ts';
+
+const dbs = isolatedDatabases(['dbtimeouts']);
+let orm: Database;
+
+beforeAll(async () => {
+  orm = await openDatabase({
+    service: 'dbtimeouts',
+    url: dbs.env.DBTIMEOUTS_DATABASE_URL,
+    entities: [],
+    migrations: [],
+    log: createLogger('db-test', 'silent'),
+    poolMax: 1,
+    statementTimeoutMs: 200,
+    acquireTimeoutMs: 2000,
+  });
+});
+
+afterAll(async () => {
+  await orm?.close();
+  await dbs.drop();
+});
+
+const sleep = (em: Database['em'], seconds: number) => em.execute(`SELECT pg_sleep(${seconds})`);
+
+describe('statement timeout of a pool', () => {
+  it('cancels a statement that runs longer, as a 504 SERVICE_TIMEOUT', async () => {
+    const err = await sleep(orm.em.fork(), 0.5).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('57014');
+    expect(databaseFailure(err, 'dbtimeouts')).toMatchObject({
+      status: 504,
+      details: { appErrorCode: 'SERVICE_TIMEOUT' },
+    });
+  });
+
+  it('lets bulk work raise it for its own transaction only, on the same pooled connection', async () => {
+    await orm.em.fork().transactional(async (tx) => {
+      await allowSlowStatements(tx, 5000);
+      await sleep(tx, 0.5);
+    });
+    // The pool has one connection: the raised timeout did not outlive its transaction on it.
+    const after = await sleep(orm.em.fork(), 0.5).catch((e: unknown) => e);
+    expect((after as { code?: string }).code).toBe('57014');
+  });
+
+  it('leaves errors that are not about waiting to the caller', () => {
+    expect(
+      databaseFailure(Object.assign(new Error('duplicate key'), { code: '23505' }), 'x'),
+    ).toBeUndefined();
+    expect(databaseFailure('not an error', 'x')).toBeUndefined();
+  });
+});
