@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { dropDatabase, ensureDatabase } from '@coin/db';
+import type { Stack } from '@coin/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  eventually,
+  forgetPartnerIndex,
+  sumCoins,
+  wholeCoinBoard,
+  wholePointsBoard,
+} from './support/leaderboard.ts';
+import { ledgerOf, queryEach, runCommand } from './support/restore.ts';
+import { onboardUsers, reward } from './support/rewards.ts';
+import { expansion, narrowing, type Schema, schemaOf } from './support/schema.ts';
+import { stackWith } from './support/stack.ts';
+
+/**
+ * The databases of the previous release, populated through its gateway and dumped by
+ * `node scripts/release-fixture.ts <version>` (e2e/fixtures/release-<version>): the newest one is the
+ * release this code upgrades from.
+ */
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const version = (d: string) => d.replace('release-', '').split('.').map(Number);
+const latest = readdirSync(FIXTURES)
+  .filter((d) => /^release-\d+\.\d+\.\d+$/.test(d))
+  .sort((a, b) => {
+    const [x, y] = [version(a), version(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  })
+  .at(-1);
+const FIXTURE = `${FIXTURES}${latest}/`;
+const manifest = JSON.parse(readFileSync(`${FIXTURE}manifest.json`, 'utf8'));
+const SERVICES = ['identity', 'onboarding', 'wallet', 'rules', 'leaderboard', 'webhooks'];
+
+/**
+ * Narrowing changes shipped knowingly since the previous release (emptied with each new fixture), each with the step that makes a
+ * rollback to it work (CHANGELOG.md). Anything else narrowing fails the test: expand now, contract
+ * one release later.
+ */
+const KNOWN_NARROWING: Record<string, string> = {
+  'identity: partners: partners_one_id added':
+    '1.0.0 registers partners with id ≠ partner_id; before rolling identity back: ALTER TABLE partners DROP CONSTRAINT partners_one_id',
+};
+
+const urls: Record<string, string> = {};
+let stack: Stack | undefined;
+
+afterAll(async () => {
+  await stack?.stop();
+  await Promise.all(Object.values(urls).map((u) => dropDatabase(u).catch(() => undefined)));
+});
+
+async function migrationsOf(): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const s of SERVICES)
+    out.set(
+      s,
+      (await queryEach<{ name: string }>([urls[s]], 'SELECT name FROM mikro_orm_migrations ORDER BY id')).map(
+        (r) => r.name,
+      ),
+    );
+  return out;
+}
+
+describe(`upgrade from release ${manifest.release}: the current code on databases populated by the previous one`, () => {
+  it('applies every newer migration, expands only, and serves the old data', async () => {
+    const suffix = randomBytes(4).toString('hex');
+    for (const s of SERVICES) {
+      urls[s] =
+        `${(process.env.DATABASE_URL_BASE ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '')}/coin_t_${s}_u${suffix}`;
+      await ensureDatabase(urls[s]);
+      await promisify(execFile)('psql', [
+        '-X',
+        '-q',
+        '-v',
+        'ON_ERROR_STOP=1',
+        `--dbname=${urls[s]}`,
+        `--file=${FIXTURE}${s}.sql`,
+      ]);
+    }
+    const before = new Map<string, Schema>();
+    for (const s of SERVICES) before.set(s, await schemaOf(urls[s]));
+    const migrationsBefore = await migrationsOf();
+    // The fixture's partner id is the same every run: its index must come from these databases.
+    await forgetPartnerIndex(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', manifest.partner.partnerId);
+
+    stack = await stackWith(SERVICES, {
+      AUTH_RATE_LIMIT_MAX: '1000',
+      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_DATABASE_URL`, urls[s]])),
+    });
+    const migrationsAfter = await migrationsOf();
+    const found: string[] = [];
+    for (const s of SERVICES) {
+      const added = migrationsAfter.get(s)!.filter((m) => !migrationsBefore.get(s)!.includes(m));
+      expect(migrationsAfter.get(s)!.slice(0, migrationsBefore.get(s)!.length)).toEqual(
+        migrationsBefore.get(s),
+      );
+      const after = await schemaOf(urls[s]);
+      const narrowed = narrowing(before.get(s)!, after).map((n) => `${s}: ${n}`);
+      found.push(...narrowed);
+      console.log(
+        `${s}: ${migrationsBefore.get(s)!.length} migrations of ${manifest.release}, applied ${added.length} more` +
+          `${added.length ? ` (${added.join(', ')})` : ''}; ${expansion(before.get(s)!, after)}` +
+          `${narrowed.length ? `; narrowing: ${narrowed.join('; ')}` : ''}`,
+      );
+    }
+    expect(found.sort()).toEqual(Object.keys(KNOWN_NARROWING).sort());
+
+    const login = await stack.api.post('/api/v1/ufel/partners/login', {
+      email: manifest.partner.email,
+      password: manifest.partner.password,
+    });
+    expect(login.status).toBe(200);
+    const token = login.body.data.tokens.accessToken;
+    for (const [userId, coins] of Object.entries(manifest.balances as Record<string, string>)) {
+      const b = await stack.api.get('/api/v1/laas/coins/balance', { token, query: { userId } });
+      expect(Number(b.body.data.coins).toFixed(2)).toBe(coins);
+    }
+    const verify = await runCommand('services/wallet/src/tools/verify-ledger.ts', [], {
+      ...stack.env,
+      WALLET_DATABASE_URL: urls.wallet,
+    });
+    console.log(verify.output.trim());
+    expect(verify.code).toBe(0);
+
+    // The new code writes to the old data: a transfer, a reward of the old rule to a new user.
+    const [newUser] = await onboardUsers(stack.api, token, 1);
+    const users = [...manifest.users, newUser] as string[];
+    const paid = await stack.api.post(
+      '/api/v1/laas/coins/transfer-to-user-wallet',
+      { userId: manifest.users[0], coins: 10 },
+      { token, headers: { 'idempotency-key': `upgrade-${randomUUID()}` } },
+    );
+    expect(paid.status).toBe(200);
+    expect((await reward(stack.api, token, { userId: newUser, ruleName: manifest.ruleName })).status).toBe(
+      200,
+    );
+    const replay = await stack.api.post(
+      '/api/v1/laas/coins/transfer-to-user-wallet',
+      { userId: manifest.users[0], coins: 1.25 },
+      { token, headers: { 'idempotency-key': 'fixture-0' } },
+    );
+    expect(replay.body.data?.isExisting).toBe(true);
+
+    // The boards, rebuilt from the migrated Postgres, agree with the ledger.
+    const ledger = await ledgerOf(stack.api, token, users);
+    const at = new Date(manifest.populatedAt);
+    const ym = manifest.populatedAt.slice(0, 7);
+    const credits = new Map<string, string>();
+    const points = new Map<string, number>();
+    for (const [userId, entries] of ledger) {
+      const cr = entries.filter((e) => e.debitOrCredit === 'CR' && e.createdAt.startsWith(ym));
+      if (cr.length) credits.set(userId, sumCoins(cr.map((e) => e.coins.toFixed(2))));
+      const rw = entries.filter((e) => e.narration === `reward: ${manifest.ruleName}`);
+      if (rw.length) points.set(userId, Number(sumCoins(rw.map((e) => e.coins.toFixed(2)))));
+    }
+    await eventually(async () => {
+      const coins = await wholeCoinBoard(stack!.api, token, at.getUTCFullYear(), at.getUTCMonth() + 1);
+      expect(new Map(coins.map((e) => [e.userId, e.coins]))).toEqual(credits);
+      const board = await wholePointsBoard(stack!.api, token);
+      expect(new Map(board.map((e) => [e.user.userId, e.points]))).toEqual(points);
+    }, 30_000);
+    console.log(
+      `release ${manifest.release} data served by the current code: partner login, ${users.length - 1} balances, ` +
+        `${[...ledger.values()].flat().length} ledger entries, boards equal to the ledger`,
+    );
+  }, 120_000);
+});
