@@ -1,6 +1,19 @@
 import { z } from 'zod';
 
-const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/**
+ * A whole-number setting (a count, milliseconds, seconds): its default and the bounds a value must
+ * keep, at least 1 unless `min` says otherwise.
+ */
+export function integer(fallback: number, bounds: { min?: number; max?: number } = {}) {
+  const atLeast = z.coerce
+    .number()
+    .int()
+    .min(bounds.min ?? 1);
+  return (bounds.max === undefined ? atLeast : atLeast.max(bounds.max)).default(fallback);
+}
+
+/** `true` or `false`. */
+export const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Settings every process shares; a service extends it with its own. */
 export const baseConfigSchema = z.object({
@@ -16,11 +29,11 @@ export const baseConfigSchema = z.object({
     .default(''),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** The most a Redis command may take before it fails (and the caller falls back or answers 503). */
-  REDIS_COMMAND_TIMEOUT_MS: ms(2000),
+  REDIS_COMMAND_TIMEOUT_MS: integer(2000),
   DATABASE_URL_BASE: z.string().default('postgres://postgres@127.0.0.1:5432'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_MODE: z.enum(['development', 'production']).default('development'),
-  REQUEST_TIMEOUT_MS: ms(5000),
+  REQUEST_TIMEOUT_MS: integer(5000),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
@@ -29,10 +42,10 @@ export type BaseConfig = z.infer<typeof baseConfigSchema>;
 /** What a process that owns a database adds: where it is, and how long anyone may wait on it. */
 export const databaseConfigSchema = baseConfigSchema.extend({
   /** A statement running longer is cancelled by Postgres (57014), answered as 504 SERVICE_TIMEOUT. */
-  DB_STATEMENT_TIMEOUT_MS: ms(5000),
+  DB_STATEMENT_TIMEOUT_MS: integer(5000),
   /** A request waiting longer for a pooled connection is answered 503 SERVICE_UNAVAILABLE. */
-  DB_ACQUIRE_TIMEOUT_MS: ms(2000),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  DB_ACQUIRE_TIMEOUT_MS: integer(2000),
+  DB_POOL_MAX: integer(10, { max: 500 }),
 });
 
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & { service: string; databaseUrl: string };

@@ -1,16 +1,15 @@
-import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
-import { z } from 'zod';
+import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
 
 const schema = databaseConfigSchema.extend({
   /** Users inserted per transaction while a request is processed. */
-  ONBOARDING_CHUNK_SIZE: z.coerce.number().int().min(1).max(20_000).default(5_000),
+  ONBOARDING_CHUNK_SIZE: integer(5_000, { max: 20_000 }),
   /**
    * How long a replica owns a request it is processing without making progress; after that (a
    * crash) another replica, or the restarted one, takes it over from the last committed chunk.
    */
-  ONBOARDING_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  ONBOARDING_LEASE_MS: integer(30_000, { min: 100 }),
   /** How often each replica looks for requests left unfinished by a replica that died. */
-  ONBOARDING_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  ONBOARDING_POLL_MS: integer(1_000, { min: 10 }),
 });
 
 export type OnboardingConfig = ReturnType<typeof onboardingConfig>;

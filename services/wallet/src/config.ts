@@ -1,22 +1,21 @@
-import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
-import { z } from 'zod';
+import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
 
 const schema = databaseConfigSchema.extend({
   /** Rows each partner's issuance account is split into, so concurrent transfers do not queue on one row. */
-  WALLET_PARTNER_SHARDS: z.coerce.number().int().min(1).max(256).default(8),
+  WALLET_PARTNER_SHARDS: integer(8, { max: 256 }),
   /** The most transfers one database transaction applies (1 = a transaction per transfer). */
-  WALLET_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
+  WALLET_BATCH_MAX: integer(64, { max: 1000 }),
   /** Batches in flight at once per replica; each holds one database connection. */
-  WALLET_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  WALLET_BATCH_CONCURRENCY: integer(8, { max: 64 }),
   /** How long an idempotency key is kept; never less than a day. */
-  WALLET_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(72),
+  WALLET_IDEMPOTENCY_TTL_HOURS: integer(72, { min: 24 }),
   /** Budget of one call to a partner's userDetailsUrl; a slower partner only loses its names in the entry. */
-  WALLET_USER_DETAILS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(300),
-  WALLET_USER_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(300_000),
-  WALLET_PARTNER_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
+  WALLET_USER_DETAILS_TIMEOUT_MS: integer(300, { min: 10, max: 5000 }),
+  WALLET_USER_DETAILS_CACHE_MS: integer(300_000, { min: 0 }),
+  WALLET_PARTNER_CACHE_MS: integer(60_000, { min: 0 }),
   /** How often one replica checks the ledger's invariants (coin_ledger_verify_*); 0 turns it off. */
-  WALLET_VERIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(900_000),
-  WALLET_VERIFY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+  WALLET_VERIFY_INTERVAL_MS: integer(900_000, { min: 0 }),
+  WALLET_VERIFY_TIMEOUT_MS: integer(300_000, { min: 1000 }),
 });
 
 export type WalletConfig = ReturnType<typeof walletConfig>;

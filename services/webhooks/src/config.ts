@@ -1,4 +1,4 @@
-import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
+import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
 
 /** Svix's schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -13,12 +13,12 @@ const schema = databaseConfigSchema.extend({
   /** Delay before each attempt: the first entry before the first attempt, and so on. */
   WEBHOOK_RETRY_SCHEDULE_MS: schedule.default(schedule.parse(DEFAULT_SCHEDULE)),
   /** An attempt that has no 2xx within this time has failed. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).default(15_000),
+  WEBHOOK_TIMEOUT_MS: integer(15_000, { min: 50 }),
   /** Attempts in flight at once per replica (also the connection pool size per partner host). */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(500),
+  WEBHOOK_CONCURRENCY: integer(16, { max: 256 }),
+  WEBHOOK_POLL_MS: integer(500, { min: 10 }),
   /** How long a partner's webhook URL and secret are reused before identity is asked again. */
-  WEBHOOK_PARTNER_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  WEBHOOK_PARTNER_CACHE_MS: integer(30_000, { min: 0 }),
 });
 
 export type WebhooksConfig = ReturnType<typeof webhooksConfig>;
