@@ -105,6 +105,9 @@ describe('restore drill: back up while transfers run, restore into fresh databas
     );
     console.log(restore.output.trim());
     expect(restore.code).toBe(0);
+    const again = await runCommand('backup/src/restore-command.ts', [backupDir], env);
+    expect(again.code).toBe(1);
+    expect(again.output).toMatch(/restore failed: \w+: coin_t_\w+ is not empty/);
     const urls = Object.values(restored);
     const appliedAtRestore = new Set(
       (await queryEach<{ event_id: string }>(urls, 'SELECT event_id FROM applied_events')).map(
@@ -169,12 +172,12 @@ describe('restore drill: back up while transfers run, restore into fresh databas
     );
 
     const published = await streamEventIds(back.env);
-    const again = published.filter((id) => appliedAtRestore.has(id));
+    const resent = published.filter((id) => appliedAtRestore.has(id));
     console.log(
       `event stream rebuilt from the outboxes: ${published.length} events, ` +
-        `${again.length} of them already applied by a restored consumer`,
+        `${resent.length} of them already applied by a restored consumer`,
     );
     expect(published.length).toBeGreaterThan(0);
-    expect(again).toEqual([]);
+    expect(resent).toEqual([]);
   }, 180_000);
 });
