@@ -1,4 +1,4 @@
-import { allowSlowStatements, type EntityManager } from '@coin/db';
+import { allowSlowStatements, boundQuery, type EntityManager } from '@coin/db';
 import type { BoardRef } from './boards.ts';
 
 /** A user's amount on a board and when it reached that amount (epoch ms). */
@@ -37,9 +37,10 @@ export async function addToStanding(
   ref: BoardRef,
   change: { userId: string; amount: string; at: string },
 ): Promise<Standing> {
-  const [row] = await tx.execute<StandingRow[]>(
+  const [row] = await boundQuery<StandingRow>(
+    tx,
     `INSERT INTO standings AS s (partner_id, board, user_id, amount, reached_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?::numeric, date_trunc('milliseconds', ?::timestamptz), ?::timestamptz, ?::timestamptz)
+       VALUES ($1, $2, $3, $4::numeric, date_trunc('milliseconds', $5::timestamptz), $6::timestamptz, $7::timestamptz)
      ON CONFLICT (partner_id, board, user_id) DO UPDATE SET
        amount = s.amount + EXCLUDED.amount,
        reached_at = CASE WHEN EXCLUDED.amount > 0 THEN greatest(s.reached_at, EXCLUDED.reached_at)
@@ -57,16 +58,18 @@ export async function findStanding(
   ref: BoardRef,
   userId: string,
 ): Promise<Standing | null> {
-  const [row] = await em.execute<StandingRow[]>(
-    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = ? AND board = ? AND user_id = ?`,
+  const [row] = await boundQuery<StandingRow>(
+    em,
+    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2 AND user_id = $3`,
     [ref.partnerId, ref.board, userId],
   );
   return row ? toStanding(row) : null;
 }
 
 export async function countStandings(em: EntityManager, ref: BoardRef): Promise<number> {
-  const [row] = await em.execute<{ n: number }[]>(
-    'SELECT count(*)::int AS n FROM standings WHERE partner_id = ? AND board = ?',
+  const [row] = await boundQuery<{ n: number }>(
+    em,
+    'SELECT count(*)::int AS n FROM standings WHERE partner_id = $1 AND board = $2',
     [ref.partnerId, ref.board],
   );
   return row.n;
@@ -78,9 +81,10 @@ export async function standingsPage(
   offset: number,
   limit: number,
 ): Promise<Standing[]> {
-  const rows = await em.execute<StandingRow[]>(
-    `SELECT ${STANDING_COLUMNS} FROM standings s WHERE partner_id = ? AND board = ?
-      ORDER BY ${RANK_ORDER} LIMIT ? OFFSET ?`,
+  const rows = await boundQuery<StandingRow>(
+    em,
+    `SELECT ${STANDING_COLUMNS} FROM standings s WHERE partner_id = $1 AND board = $2
+      ORDER BY ${RANK_ORDER} LIMIT $3 OFFSET $4`,
     [ref.partnerId, ref.board, limit, offset],
   );
   return rows.map(toStanding);
@@ -92,14 +96,15 @@ export async function positionOf(
   ref: BoardRef,
   userId: string,
 ): Promise<{ amount: string; position: number } | null> {
-  const [row] = await em.execute<{ amount: string; position: number }[]>(
+  const [row] = await boundQuery<{ amount: string; position: number }>(
+    em,
     `SELECT t.amount::text AS amount,
             (SELECT count(*) FROM standings o
               WHERE o.partner_id = t.partner_id AND o.board = t.board
                 AND (o.amount > t.amount
                   OR (o.amount = t.amount AND (o.reached_at < t.reached_at
                     OR (o.reached_at = t.reached_at AND o.user_id < t.user_id)))))::int + 1 AS position
-       FROM standings t WHERE t.partner_id = ? AND t.board = ? AND t.user_id = ?`,
+       FROM standings t WHERE t.partner_id = $1 AND t.board = $2 AND t.user_id = $3`,
     [ref.partnerId, ref.board, userId],
   );
   return row ?? null;
@@ -109,8 +114,9 @@ export async function positionOf(
 export async function allStandings(em: EntityManager, ref: BoardRef): Promise<Standing[]> {
   return em.transactional(async (tx) => {
     await allowSlowStatements(tx, REBUILD_STATEMENT_TIMEOUT_MS);
-    const rows = await tx.execute<StandingRow[]>(
-      `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = ? AND board = ?`,
+    const rows = await boundQuery<StandingRow>(
+      tx,
+      `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2`,
       [ref.partnerId, ref.board],
     );
     return rows.map(toStanding);
@@ -121,8 +127,10 @@ export async function allStandings(em: EntityManager, ref: BoardRef): Promise<St
 export async function listBoards(em: EntityManager): Promise<BoardRef[]> {
   return em.transactional(async (tx) => {
     await allowSlowStatements(tx, REBUILD_STATEMENT_TIMEOUT_MS);
-    const rows = await tx.execute<{ partner_id: string; board: string }[]>(
+    const rows = await boundQuery<{ partner_id: string; board: string }>(
+      tx,
       'SELECT DISTINCT partner_id, board FROM standings',
+      [],
     );
     return rows.map((r) => ({ partnerId: r.partner_id, board: r.board }));
   });
@@ -135,9 +143,9 @@ export async function pointsEntries(
   userIds: readonly string[],
 ): Promise<Map<string, { id: string; createdAt: string; updatedAt: string }>> {
   if (userIds.length === 0) return new Map();
-  // MikroORM spreads an array parameter into a list: `IN (?)`.
-  const rows = await em.execute<{ user_id: string; id: string; created_at: Date; updated_at: Date }[]>(
-    'SELECT user_id, id, created_at, updated_at FROM standings WHERE partner_id = ? AND board = ? AND user_id IN (?)',
+  const rows = await boundQuery<{ user_id: string; id: string; created_at: string; updated_at: string }>(
+    em,
+    'SELECT user_id, id, created_at, updated_at FROM standings WHERE partner_id = $1 AND board = $2 AND user_id = ANY($3::uuid[])',
     [ref.partnerId, ref.board, [...userIds]],
   );
   return new Map(

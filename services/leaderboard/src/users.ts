@@ -1,9 +1,8 @@
 import { callOperation } from '@coin/bus';
 import { type leaderboard, onboarding } from '@coin/contracts';
-import type { EntityManager } from '@coin/db';
+import { boundQuery, type EntityManager, isoTime } from '@coin/db';
 import type { z } from 'zod';
 import type { LeaderboardDeps } from './deps.ts';
-import { User } from './entities.ts';
 
 /**
  * The points board shows each user as onboarding stored them. They are a projection of
@@ -22,10 +21,11 @@ export async function saveUsers(
   users: readonly StoredUser[],
 ): Promise<void> {
   if (users.length === 0) return;
-  await em.execute(
+  await boundQuery(
+    em,
     `INSERT INTO users (partner_id, user_id, id, user_data, created_at, updated_at)
-     SELECT ?::uuid, x."userId", x.id, x."userData", x."createdAt", x."updatedAt"
-       FROM jsonb_to_recordset(?::jsonb)
+     SELECT $1::uuid, x."userId", x.id, x."userData", x."createdAt", x."updatedAt"
+       FROM jsonb_to_recordset($2::jsonb)
          AS x(id uuid, "userId" uuid, "userData" jsonb, "createdAt" timestamptz, "updatedAt" timestamptz)
      ON CONFLICT (partner_id, user_id) DO UPDATE SET
        id = EXCLUDED.id, user_data = EXCLUDED.user_data, updated_at = EXCLUDED.updated_at
@@ -61,15 +61,14 @@ export async function usersOf(
 ): Promise<Map<string, BoardUser>> {
   const found = new Map<string, BoardUser>();
   if (userIds.length === 0) return found;
-  const rows = await em.find(User, { partnerId, userId: { $in: [...userIds] } });
+  const rows = await boundQuery<BoardUser>(
+    em,
+    `SELECT id, user_id AS "userId", user_data AS "userData", created_at AS "createdAt", updated_at AS "updatedAt"
+       FROM users WHERE partner_id = $1 AND user_id = ANY($2::uuid[])`,
+    [partnerId, [...userIds]],
+  );
   for (const row of rows)
-    found.set(row.userId, {
-      id: row.id,
-      userId: row.userId,
-      userData: row.userData ?? null,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    });
+    found.set(row.userId, { ...row, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) });
   const missing = userIds.filter((id) => !found.has(id));
   const fetched = (await Promise.all(missing.map((id) => askOnboarding(deps, partnerId, id)))).filter(
     (u): u is StoredUser => u !== null,

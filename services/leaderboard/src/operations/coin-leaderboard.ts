@@ -11,7 +11,7 @@ export function coinLeaderboardHandler(deps: LeaderboardDeps) {
     const { count, entries, user } = await readBoard(
       deps,
       deps.orm.em.fork(),
-      { partnerId: partnerId!, board },
+      { partnerId, board },
       { offset: (query.page - 1) * query.limit, limit: query.limit, userId: query.userId },
     );
     return {

@@ -11,7 +11,7 @@ export function pointsLeaderboardHandler(deps: LeaderboardDeps) {
   return handle(leaderboard.pointsLeaderboard, async ({ partnerId, query }) => {
     // Another partner's board is treated as one that does not exist: nothing about it is revealed.
     if (query.partnerId && query.partnerId !== partnerId) throw AppError.notFound('leaderboard not found');
-    const ref = { partnerId: partnerId!, board: POINTS_BOARD };
+    const ref = { partnerId, board: POINTS_BOARD };
     const em = deps.orm.em.fork();
     const { count, entries, user } = await readBoard(deps, em, ref, {
       offset: (query.page - 1) * query.take,
