@@ -1,4 +1,4 @@
-import type { Database } from '@coin/db';
+import { boundQuery, type Database } from '@coin/db';
 import { counter, gauge, oneReadPerScrape } from '@coin/telemetry';
 
 export const webhookAttempts = counter({
@@ -10,9 +10,11 @@ export const webhookAttempts = counter({
 let reading: (() => Promise<{ pending: number; oldest: number }>) | undefined;
 
 async function pendingDeliveries(orm: Database): Promise<{ pending: number; oldest: number }> {
-  const [row] = await orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
+  const [row] = await boundQuery<{ pending: number; oldest: number | null }>(
+    orm.em.fork(),
     `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
          FROM deliveries WHERE status = 'pending'`,
+    [],
   );
   return { pending: row.pending, oldest: row.oldest ?? 0 };
 }

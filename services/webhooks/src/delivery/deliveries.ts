@@ -1,0 +1,121 @@
+import type { webhooks } from '@coin/contracts';
+import { boundQuery, type EntityManager, isoTime } from '@coin/db';
+
+type DeliveryView = ReturnType<typeof webhooks.deliverySchema.parse>;
+
+interface DeliveryRow {
+  id: string;
+  event_type: string;
+  event_id: string;
+  status: DeliveryView['status'];
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  attempt_log: {
+    attempt: number;
+    url: string | null;
+    started_at: string;
+    finished_at: string | null;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number | null;
+  }[];
+}
+
+const iso = (d: string | null) => (d === null ? null : isoTime(d));
+
+/**
+ * Deliveries with their attempts, in one query (the body is never read here: it may be megabytes).
+ * `where` and `tail` are this module's own SQL, with `$n` parameters.
+ */
+async function deliveryViews(
+  em: EntityManager,
+  where: string,
+  params: unknown[],
+  tail = '',
+): Promise<DeliveryView[]> {
+  const rows = await boundQuery<DeliveryRow>(
+    em,
+    `SELECT d.id, d.event_type, d.event_id, d.status, d.attempts, d.last_status_code, d.last_error,
+            d.next_attempt_at, d.delivered_at, d.created_at,
+            COALESCE((SELECT json_agg(a ORDER BY a.attempt) FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
+       FROM deliveries d WHERE ${where} ${tail}`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    event: r.event_type,
+    eventId: r.event_id,
+    status: r.status,
+    attempts: r.attempts,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error,
+    nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    deliveredAt: iso(r.delivered_at),
+    createdAt: iso(r.created_at)!,
+    attemptLog: r.attempt_log.map((a) => ({
+      attempt: a.attempt,
+      url: a.url,
+      startedAt: iso(a.started_at)!,
+      finishedAt: iso(a.finished_at),
+      statusCode: a.status_code,
+      error: a.error,
+      durationMs: a.duration_ms,
+    })),
+  }));
+}
+
+/** A page of the partner's deliveries, newest first, optionally of one status, and how many there are. */
+export async function deliveriesPage(
+  em: EntityManager,
+  partnerId: string,
+  page: { limit: number; offset: number; status?: DeliveryView['status'] },
+): Promise<{ deliveries: DeliveryView[]; count: number }> {
+  const where = 'd.partner_id = $1 AND ($2::text IS NULL OR d.status = $2)';
+  const params = [partnerId, page.status ?? null];
+  const [[total], deliveries] = await Promise.all([
+    boundQuery<{ count: number }>(
+      em,
+      `SELECT count(*)::int AS count FROM deliveries d WHERE ${where}`,
+      params,
+    ),
+    deliveryViews(
+      em,
+      where,
+      [...params, page.limit, page.offset],
+      'ORDER BY d.created_at DESC, d.id LIMIT $3 OFFSET $4',
+    ),
+  ]);
+  return { deliveries, count: total.count };
+}
+
+/**
+ * One more attempt now. A finished delivery gets exactly one; a pending one is just brought
+ * forward. The partner asking is taken as "my endpoint is fixed": a 410-disabled endpoint is
+ * enabled again. Undefined when the partner has no such delivery.
+ */
+export async function retryDelivery(
+  em: EntityManager,
+  partnerId: string,
+  id: string,
+): Promise<DeliveryView | undefined> {
+  const found = await em.transactional(async (tx) => {
+    const rows = await boundQuery<{ id: string }>(
+      tx,
+      `UPDATE deliveries
+          SET max_attempts = CASE WHEN status = 'pending' THEN max_attempts ELSE attempts + 1 END,
+              status = 'pending', next_attempt_at = now(), updated_at = now()
+        WHERE id = $1 AND partner_id = $2 RETURNING id`,
+      [id, partnerId],
+    );
+    if (rows.length)
+      await boundQuery(tx, 'DELETE FROM disabled_endpoints WHERE partner_id = $1', [partnerId]);
+    return rows.length > 0;
+  });
+  if (!found) return undefined;
+  const [view] = await deliveryViews(em, 'd.id = $1', [id]);
+  return view;
+}
