@@ -7,7 +7,8 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { databaseUrlFor } from '@coin/config';
+import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { runCommand } from '@coin/startup';
 import pg from 'pg';
 import { type DatabaseDump, writeManifest } from './manifest.ts';
 import { BACKUP_ORDER, unorderedServices } from './order.ts';
@@ -28,7 +29,7 @@ async function appliedMigrations(url: string): Promise<string[]> {
   }
 }
 
-async function main(): Promise<void> {
+async function backup(): Promise<number> {
   const dir = resolve(process.argv[2] ?? `backup-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const unordered = unorderedServices(ROOT);
   if (unordered.length) throw new Error(`not in BACKUP_ORDER (backup/src/order.ts): ${unordered.join(', ')}`);
@@ -64,9 +65,7 @@ async function main(): Promise<void> {
     databases,
   });
   console.log(`backup of ${databases.length} databases in ${dir}`);
+  return 0;
 }
 
-main().catch((err) => {
-  console.error(`backup failed: ${(err as Error).message}`);
-  process.exitCode = 1;
-});
+await runCommand('backup', loadConfig(baseConfigSchema), backup);

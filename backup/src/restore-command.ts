@@ -8,8 +8,9 @@
  * afterwards; they migrate a backup of an older release on start.
  */
 import { parseArgs } from 'node:util';
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { type BaseConfig, baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
 import { ensureDatabase } from '@coin/db';
+import { runCommand } from '@coin/startup';
 import pg from 'pg';
 import { readManifest } from './manifest.ts';
 import { BACKUP_ORDER } from './order.ts';
@@ -35,7 +36,7 @@ async function isEmpty(url: string): Promise<boolean> {
   }
 }
 
-async function main(): Promise<void> {
+async function restore(config: BaseConfig): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
@@ -44,7 +45,6 @@ async function main(): Promise<void> {
       'leaderboard-keys': { type: 'string', default: 'lb:v1:*' },
     },
   });
-  const config = loadConfig(baseConfigSchema);
   const dir = positionals[0];
   if (!dir) throw new Error('name the backup directory');
   const manifest = await readManifest(dir);
@@ -85,9 +85,7 @@ async function main(): Promise<void> {
   const keys = await clearLeaderboardIndex(config.REDIS_URL, values['leaderboard-keys']);
   console.log(`leaderboard index: ${keys} Redis keys deleted; the boards rebuild from Postgres`);
   console.log(`restore of ${dumps.length} databases done (backup started ${manifest.startedAt})`);
+  return 0;
 }
 
-main().catch((err) => {
-  console.error(`restore failed: ${(err as Error).message}`);
-  process.exitCode = 1;
-});
+await runCommand('restore', loadConfig(baseConfigSchema), ({ config }) => restore(config));
