@@ -80,6 +80,8 @@ export interface MetricsServer {
  * `GET /health` (the process answers: a liveness probe) and `GET /ready` (200 while `ready()` says
  * so, 503 otherwise: a readiness probe). Port 0 picks a free port (tests).
  */
+const readiness = new Set<() => boolean>();
+
 export async function startMetricsServer(opts: {
   port: number;
   host?: string;
@@ -87,6 +89,16 @@ export async function startMetricsServer(opts: {
   ready?: () => boolean;
 }): Promise<MetricsServer> {
   collectProcessMetrics();
+  const isReady = opts.ready ?? (() => true);
+  readiness.add(isReady);
+  // Scraped even while /ready answers 503, so an alert sees a replica that runs but does not serve.
+  gauge({
+    name: 'coin_ready',
+    help: 'Whether this process answers /ready with 200 (1) or 503 (0)',
+    collect() {
+      this.set([...readiness].every((ready) => ready()) ? 1 : 0);
+    },
+  });
   const server: Server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && path === '/health') {
@@ -94,7 +106,7 @@ export async function startMetricsServer(opts: {
       return;
     }
     if (req.method === 'GET' && path === '/ready') {
-      const ready = opts.ready?.() ?? true;
+      const ready = isReady();
       res
         .writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' })
         .end(ready ? 'ready\n' : 'not ready\n');
@@ -123,6 +135,7 @@ export async function startMetricsServer(opts: {
     url,
     stop: () =>
       new Promise<void>((resolve) => {
+        readiness.delete(isReady);
         server.close(() => resolve());
         server.closeAllConnections();
       }),
