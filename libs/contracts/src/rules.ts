@@ -10,14 +10,27 @@ export const MAX_PARTICIPANTS_PER_RULE = 1_000_000_000;
 export const RULE_STATUSES = ['active', 'inactive'] as const;
 export const ruleStatus = z.enum(RULE_STATUSES);
 
+/** The longest numeric text a rule takes (leading zeros included). */
+const MAX_NUMERIC_TEXT_LENGTH = 32;
+
 /** The specification shows numeric fields as text; a partner sending a JSON number is accepted too. */
 const numericText = (schema: z.ZodString) =>
   z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), schema);
 
-const coinValue = numericText(
+/** Text, or a number, that `numericText` reads; anything else is named as such. */
+const numeral = () =>
   z
-    .string()
+    .string({
+      error: (iss) => {
+        if (iss.code !== 'invalid_type') return undefined;
+        return iss.input === undefined ? 'is required' : 'must be numeric text or a number';
+      },
+    })
     .trim()
+    .max(MAX_NUMERIC_TEXT_LENGTH, { abort: true });
+
+const coinValue = numericText(
+  numeral()
     .regex(/^\d+(\.\d{1,2})?$/, { error: 'must be numeric text with at most 2 decimal places', abort: true })
     .refine((s) => Number(s) > 0, { error: 'must be greater than 0' })
     .refine((s) => Number(s) <= MAX_COINS_PER_TRANSFER, {
@@ -26,9 +39,7 @@ const coinValue = numericText(
 );
 
 const maxNumberOfParticipant = numericText(
-  z
-    .string()
-    .trim()
+  numeral()
     .regex(/^\d+$/, { error: 'must be a whole number as text', abort: true })
     .refine((s) => Number(s) >= 1, { error: 'must be at least 1' })
     .refine((s) => Number(s) <= MAX_PARTICIPANTS_PER_RULE, {

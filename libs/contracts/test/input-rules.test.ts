@@ -170,3 +170,23 @@ describe('unknown body fields and several problems', () => {
     expect(errorOf(onboarding.onboardUsers, { body: 'x' })).toBe('body must be an object');
   });
 });
+
+describe('numeric text of a rule', () => {
+  const rule = { name: 'r', coinValue: '1', maxNumberOfParticipant: '1' };
+
+  it('takes text or a number, bounded, and names anything else', () => {
+    expect(bodyOf(rules.createRule, { ...rule, coinValue: 2.5, maxNumberOfParticipant: 3 })).toMatchObject({
+      coinValue: '2.5',
+      maxNumberOfParticipant: '3',
+    });
+    expect(errorOf(rules.createRule, { body: { ...rule, coinValue: true } })).toBe(
+      'coinValue must be numeric text or a number',
+    );
+    expect(
+      errorOf(rules.createRule, { body: { ...rule, maxNumberOfParticipant: `${'0'.repeat(40)}1` } }),
+    ).toBe('maxNumberOfParticipant must be at most 32 characters');
+    expect(errorOf(rules.createRule, { body: { name: 'r', maxNumberOfParticipant: '1' } })).toBe(
+      'coinValue is required',
+    );
+  });
+});
