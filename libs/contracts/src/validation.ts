@@ -29,7 +29,7 @@ const TYPE_TEXT: Record<string, string> = {
 
 /**
  * Every message is the tail of a sentence whose subject is the field's path, so that
- * `formatIssue` reads `applicationName is required` or `users[1].userId must be a valid GUID`,
+ * `formatIssues` reads `applicationName is required` or `users[1].userId must be a valid GUID`,
  * the wording the specification shows.
  */
 function describe(iss: Issue): string {
@@ -40,7 +40,7 @@ function describe(iss: Issue): string {
       if (iss.expected === 'number' && typeof iss.input === 'number') return 'must be a finite number';
       return `must be ${TYPE_TEXT[iss.expected] ?? article(String(iss.expected))}`;
     case 'invalid_format':
-      return FORMAT_TEXT[iss.format] ?? `must be a valid ${iss.format}`;
+      return FORMAT_TEXT[iss.format] ?? 'is not in the expected format';
     case 'too_small': {
       const min = Number(iss.minimum);
       if (iss.origin === 'string')
