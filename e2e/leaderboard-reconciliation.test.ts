@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Stack } from '@coin/testing';
+import { type Stack, seededRandom } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
@@ -74,13 +74,13 @@ describe('reconciliation with the wallet ledger and rule rewards (through the ga
         return { name, coinValue };
       }),
     );
-    const random = (n: number) => Math.floor(Math.random() * n);
+    const random = seededRandom('leaderboard reconciliation workload');
     const work: Promise<void>[] = [];
     for (let i = 0; i < 80; i++) {
-      const userId = users[random(users.length)];
-      const kind = random(10);
+      const userId = random.pick(users);
+      const kind = random.below(10);
       if (kind < 6) {
-        const coins = (1 + random(50_000)) / 100;
+        const coins = (1 + random.below(50_000)) / 100;
         work.push(
           stack.api
             .post('/api/v1/laas/coins/transfer-to-user-wallet', { userId, coins }, { token })
@@ -94,7 +94,7 @@ describe('reconciliation with the wallet ledger and rule rewards (through the ga
             .then((res) => expect([200, 422]).toContain(res.status)),
         );
       } else {
-        const rule = rules[random(rules.length)];
+        const rule = random.pick(rules);
         work.push(
           // 409: the same user and rule asked at the same moment; the other call pays.
           reward(stack.api, token, { userId, ruleName: rule.name }).then((res) =>

@@ -61,7 +61,9 @@ async function send(baseUrl: string, d: Draft, timeoutMs: number): Promise<Outco
 
 function describe(d: Draft): string {
   const wire = toWire(d);
-  const body = wire.body ? ` body(${wire.body.length} B) ${wire.body.subarray(0, 300).toString('utf8')}` : '';
+  const body = wire.body
+    ? ` body(${wire.body.length} B) ${JSON.stringify(wire.body.subarray(0, 300).toString('utf8'))}`
+    : '';
   return `${d.op.name}: ${wire.method} ${wire.path.slice(0, 300)} [${d.notes.join('; ')}]${body}`;
 }
 
@@ -99,17 +101,27 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   return report;
 }
 
-/** The status table and every failure with the command that replays it. */
+/** The kind of a failure: its reason without the details that differ from one request to the next. */
+function kindOf(f: Failure): string {
+  return `${f.reason.replace(/:.*$/, '')} (${f.request.slice(0, f.request.indexOf(':'))})`;
+}
+
+/** The status table, then the failures by kind, two examples each with the command that replays it. */
 export function formatReport(r: FuzzReport): string {
   const rows = Object.entries(r.byStatus)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, n]) => `  ${k.padEnd(10)} ${String(n).padStart(6)}`);
   const lines = [`fuzz: seed ${r.seed}, ${r.sent} requests`, '  status      count', ...rows];
   lines.push(`  failures ${r.failures.length}`);
-  for (const f of r.failures.slice(0, 50)) {
-    lines.push(`- #${f.index} ${f.reason} (replay: SEED=${r.seed} FUZZ_INDEX=${f.index} npm run fuzz)`);
-    lines.push(`    ${f.request}`);
-    lines.push(`    answer: ${f.answer}`);
+  const kinds = new Map<string, Failure[]>();
+  for (const f of r.failures) kinds.set(kindOf(f), [...(kinds.get(kindOf(f)) ?? []), f]);
+  for (const [kind, list] of [...kinds].sort((a, b) => b[1].length - a[1].length)) {
+    lines.push(`- ${list.length} x ${kind}`);
+    for (const f of list.slice(0, 2)) {
+      lines.push(`    #${f.index} (replay: SEED=${r.seed} FUZZ_INDEX=${f.index} npm run fuzz) ${f.reason}`);
+      lines.push(`      ${f.request}`);
+      lines.push(`      answer: ${f.answer}`);
+    }
   }
   return lines.join('\n');
 }

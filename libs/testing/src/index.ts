@@ -1,5 +1,6 @@
 export { type IsolatedDatabases, isolatedDatabases } from './databases.ts';
 export { type ApiClient, type ApiResponse, apiClient, type CallOptions } from './http.ts';
+export { type SeededRandom, seededRandom } from './seeded-random.ts';
 export { ensureServers } from './servers.ts';
 export {
   freePort,
