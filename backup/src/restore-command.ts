@@ -1,5 +1,5 @@
 /**
- * `npm run db:restore -- <backup directory> [--replay-hours 24] [--keep-stream] [--leaderboard-keys 'lb:v1:*']`:
+ * `npm run db:restore -- <backup directory> [--replay-hours 24] [--leaderboard-keys 'lb:v1:*']`:
  * restores every service database of a backup into new, empty databases (the services' variables,
  * `<SERVICE>_DATABASE_URL` or `DATABASE_URL_BASE`, name them; a database that holds tables is refused),
  * then makes the rest agree with them: events published but applied by no restored consumer are queued
@@ -41,7 +41,6 @@ async function restore(config: BaseConfig): Promise<number> {
     allowPositionals: true,
     options: {
       'replay-hours': { type: 'string', default: '24' },
-      'keep-stream': { type: 'boolean', default: false },
       'leaderboard-keys': { type: 'string', default: 'lb:v1:*' },
     },
   });
@@ -74,14 +73,12 @@ async function restore(config: BaseConfig): Promise<number> {
     );
   console.log(`events already applied by a restored consumer, not sent again: ${events.alreadyApplied}`);
 
-  if (!values['keep-stream']) {
-    const deleted = await deleteEventStream(config.NATS_URL, config.NATS_NAMESPACE);
-    console.log(
-      deleted
-        ? 'event stream deleted: the services rebuild it from the outboxes'
-        : 'no event stream to delete',
-    );
-  }
+  // Kept, the stream would drop the re-queued events as duplicates of their ids (its duplicate window)
+  // and its consumers would resume past them: it is always rebuilt.
+  const deleted = await deleteEventStream(config.NATS_URL, config.NATS_NAMESPACE);
+  console.log(
+    deleted ? 'event stream deleted: the services rebuild it from the outboxes' : 'no event stream to delete',
+  );
   const keys = await clearLeaderboardIndex(config.REDIS_URL, values['leaderboard-keys']);
   console.log(`leaderboard index: ${keys} Redis keys deleted; the boards rebuild from Postgres`);
   console.log(`restore of ${dumps.length} databases done (backup started ${manifest.startedAt})`);
