@@ -94,4 +94,22 @@ describe('bounded waits on the database', () => {
     expect(await timeouts('acquire')).toBeGreaterThan(before);
     expect((await me()).status).toBe(200);
   });
+
+  it('a database that refuses connections answers 503 SERVICE_UNAVAILABLE, and serves again once it accepts', async () => {
+    const admin = new pg.Client({ connectionString: stack.env.DATABASE_URL_BASE });
+    await admin.connect();
+    const name = new URL(stack.env.IDENTITY_DATABASE_URL!).pathname.slice(1);
+    try {
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      const res = await me();
+      expect(res.status).toBe(503);
+      expect(res.body.data).toMatchObject({ errorType: 'unavailable', appErrorCode: 'SERVICE_UNAVAILABLE' });
+      expect(res.body.data.error).toBe('identity database is unavailable');
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    expect((await me()).status).toBe(200);
+  });
 });
