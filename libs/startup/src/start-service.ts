@@ -80,6 +80,8 @@ export async function startService<
         handlers,
       }),
     );
+    // Once started, the server routes to it: the subscriptions have reached NATS.
+    await nc.flush();
     serving = true;
     log.info({ id: service.id }, `${name} started`);
     return {

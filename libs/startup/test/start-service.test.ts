@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { callOperation, connectBus, handle, type NatsConnection, pingService } from '@coin/bus';
+import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
+import { defineOperation } from '@coin/contracts';
+import { isolatedDatabases } from '@coin/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startService } from '../src/index.ts';
+
+const service = `startup${randomBytes(4).toString('hex')}` as 'identity';
+const namespace = `t${randomBytes(5).toString('hex')}`;
+const slow = defineOperation({
+  service,
+  name: 'slow',
+  schemas: { body: z.object({ ms: z.number() }), response: z.object({ waited: z.number() }) },
+});
+const dbs = isolatedDatabases([service]);
+const config = loadServiceConfig(service, databaseConfigSchema, {
+  ...dbs.env,
+  NATS_NAMESPACE: namespace,
+  LOG_LEVEL: 'silent',
+});
+let nc: NatsConnection;
+let admin: pg.Client;
+
+beforeAll(async () => {
+  nc = await connectBus(config.NATS_URL, 'startup-test', namespace);
+  admin = new pg.Client({ connectionString: config.DATABASE_URL_BASE });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  await nc?.close();
+  await admin?.end();
+  await dbs.drop();
+});
+
+async function sessionsOnDatabase(): Promise<number> {
+  const { rows } = await admin.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+    [new URL(config.databaseUrl).pathname.slice(1)],
+  );
+  return rows[0].n;
+}
+
+const spec = { description: 'start-up test', database: { entities: [], migrations: [] } };
+
+describe('startService', () => {
+  it('stops what had started when start fails: no database session, no replica left', async () => {
+    const failed = await startService(config, {
+      ...spec,
+      start({ background }) {
+        background({ stop: () => undefined });
+        throw new Error('dependency missing');
+      },
+    }).catch((err: Error) => err);
+    expect((failed as Error).message).toBe('dependency missing');
+    expect(await sessionsOnDatabase()).toBe(0);
+    expect(await pingService(nc, service)).toEqual([]);
+  });
+
+  it('on stop, answers the requests in flight before it stops its background work, last registered first', async () => {
+    const order: string[] = [];
+    const running = await startService(config, {
+      ...spec,
+      start({ background }) {
+        background({ stop: () => void order.push('worker registered first') });
+        background({ stop: () => void order.push('worker registered last') });
+        return [
+          handle(slow, async ({ body }) => {
+            await new Promise((r) => setTimeout(r, body.ms));
+            order.push('request answered');
+            return { waited: body.ms };
+          }),
+        ];
+      },
+    });
+    expect(await pingService(nc, service)).toHaveLength(1);
+    const inFlight = callOperation(nc, slow, { body: { ms: 300 } }, { timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 50));
+    await running.stop();
+    expect(await inFlight).toEqual({ waited: 300 });
+    expect(order).toEqual(['request answered', 'worker registered last', 'worker registered first']);
+    expect(await sessionsOnDatabase()).toBe(0);
+    expect(await pingService(nc, service)).toEqual([]);
+  });
+});
