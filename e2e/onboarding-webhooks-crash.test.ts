@@ -74,7 +74,9 @@ const requestIds = (r: WebhookReceiver) => r.received.map((h) => h.json.requestI
 describe('crash safety', () => {
   it('webhooks killed with deliveries pending: every one is delivered after the restart', async () => {
     const { stack, receiver, partner, spawn } = await stackAround('webhooks', {
-      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200,200,200,200,200,200,200',
+      WEBHOOK_RETRY_BASE_MS: '200',
+      WEBHOOK_RETRY_MAX_MS: '200',
+      WEBHOOK_MAX_ATTEMPTS: '10',
       WEBHOOK_TIMEOUT_MS: '500',
     });
     receiver.respondWith(() => 503);

@@ -11,7 +11,9 @@ const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   stack = await stackWith(['identity', 'onboarding', 'webhooks'], {
     AUTH_RATE_LIMIT_MAX: '1000',
-    WEBHOOK_RETRY_SCHEDULE_MS: '0,50,50,50,50',
+    WEBHOOK_RETRY_BASE_MS: '50',
+    WEBHOOK_RETRY_MAX_MS: '50',
+    WEBHOOK_MAX_ATTEMPTS: '5',
     WEBHOOK_POLL_MS: '20',
     WEBHOOK_PARTNER_CACHE_MS: '0',
   });
@@ -77,7 +79,7 @@ describe('USER_ONBOARDING webhook', () => {
     expect(stored.body.data.userData).toEqual(a.userData);
   });
 
-  it('retries a failing endpoint on the schedule: 500 three times, then 200 → delivered once, 4 attempts', async () => {
+  it('retries a failing endpoint with backoff: 500 three times, then 200 → delivered once, 4 attempts', async () => {
     const { p, receiver } = await partnerWithReceiver();
     receiver.respondWith((n) => (n < 3 ? 500 : 200));
     await onboard(stack.api, p, newUsers(2));
@@ -101,7 +103,7 @@ describe('USER_ONBOARDING webhook', () => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
   });
 
-  it('marks a delivery failed when the schedule is exhausted, and a manual retry sends it again', async () => {
+  it('marks a delivery failed after its last attempt, and a manual retry sends it again', async () => {
     const { p, receiver } = await partnerWithReceiver();
     receiver.respondWith((n) => (n < 5 ? 503 : 200));
     await onboard(stack.api, p, newUsers(1));

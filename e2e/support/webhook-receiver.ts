@@ -13,6 +13,8 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** The status the receiver answers for the n-th request (0-based); 200 by default. */
   respondWith(fn: (n: number) => number): void;
+  /** How long the receiver waits before it answers the n-th request; 0 by default. */
+  delayWith(fn: (n: number) => number): void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
@@ -21,6 +23,7 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   let statusFor: (n: number) => number = () => 200;
+  let delayFor: (n: number) => number = () => 0;
   let calls = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,9 +36,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       } catch {
         json = undefined;
       }
-      const status = statusFor(calls++);
+      const n = calls++;
       received.push({ headers: req.headers, body, json, at: Date.now() });
-      res.writeHead(status).end();
+      setTimeout(() => {
+        if (!res.destroyed) res.writeHead(statusFor(n)).end();
+      }, delayFor(n));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,6 +51,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     respondWith(fn) {
       statusFor = fn;
     },
+    delayWith(fn) {
+      delayFor = fn;
+    },
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
@@ -55,7 +63,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,12 +1,11 @@
 export { applyOnce, type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
 export {
   addToOutbox,
+  type OutboxBacklog,
   type OutboxEvent,
-  OutboxMigration,
   type OutboxRelay,
-  outboxMigration,
   type RelayOptions,
   startOutboxRelay,
 } from './outbox.ts';
-export { type PollLoop, startPollLoop } from './poll-loop.ts';
+export { OutboxMigration, outboxMigrations, outboxQueue } from './outbox-migration.ts';
 export { ensureEventsStream } from './stream.ts';

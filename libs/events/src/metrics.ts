@@ -1,6 +1,6 @@
 import { counter, gauge, histogram, oneReadPerScrape } from '@coin/telemetry';
 
-type Backlog = () => Promise<{ pending: number; oldestSeconds: number }>;
+type Backlog = () => Promise<{ pending: number; oldestSeconds: number; parked: number }>;
 
 const outboxes = new Map<string, Backlog>();
 const consumers = new Map<string, () => Promise<number>>();
@@ -48,6 +48,19 @@ const outboxAge = gauge({
   },
 });
 
+const outboxParked = gauge({
+  name: 'coin_outbox_parked_events',
+  help: 'Outbox rows parked after their last try (listed and replayed by `npm run parked`), by service',
+  labelNames: ['service'] as const,
+  async collect() {
+    await collectEach(
+      outboxes,
+      (service, b) => this.set({ service }, b.parked),
+      (service) => this.remove({ service }),
+    );
+  },
+});
+
 export const outboxPublished = counter({
   name: 'coin_outbox_published_total',
   help: 'Events published from the outbox and acknowledged by JetStream, by service',
@@ -61,6 +74,7 @@ export function watchOutbox(service: string, backlog: Backlog): () => void {
     outboxes.delete(service);
     outboxBacklog.remove({ service });
     outboxAge.remove({ service });
+    outboxParked.remove({ service });
   };
 }
 

@@ -1,46 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { namesOf } from '@coin/bus';
-import { boundQuery, type Database, type EntityManager, Migration } from '@coin/db';
-import {
-  deserializeTraceContext,
-  injectTraceContext,
-  type Logger,
-  serializeTraceContext,
-  tracer,
-} from '@coin/telemetry';
+import { boundQuery, type Database, type EntityManager } from '@coin/db';
+import { type BackoffOptions, backoffDelay, startPollLoop } from '@coin/jobs';
+import { type Logger, serializeTraceContext } from '@coin/telemetry';
 import { jetstream } from '@nats-io/jetstream';
-import { headers, type NatsConnection } from '@nats-io/transport-node';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { outboxPublished, watchOutbox } from './metrics.ts';
-import { startPollLoop } from './poll-loop.ts';
+import { type OutboxRow, publishRow, refusedForGood } from './publish-row.ts';
 import { ensureEventsStream } from './stream.ts';
-
-/** Each service that publishes includes this migration: its outbox and its applied-event ids. */
-export class OutboxMigration extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(`
-      CREATE TABLE IF NOT EXISTS outbox (
-        id uuid PRIMARY KEY,
-        subject text NOT NULL,
-        payload jsonb NOT NULL,
-        trace_context jsonb NOT NULL DEFAULT '{}',
-        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-        published_at timestamptz
-      )`);
-    this.addSql(
-      'CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (created_at) WHERE published_at IS NULL',
-    );
-    this.addSql(`
-      CREATE TABLE IF NOT EXISTS applied_events (
-        consumer text NOT NULL,
-        event_id text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (consumer, event_id)
-      )`);
-  }
-}
-
-export const outboxMigration = { name: '0000-outbox', class: OutboxMigration };
 
 export interface OutboxEvent {
   subject: string;
@@ -63,18 +30,17 @@ export async function addToOutbox(em: EntityManager, event: OutboxEvent): Promis
   return id;
 }
 
-interface OutboxRow {
-  id: string;
-  subject: string;
-  payload: Record<string, unknown>;
-  trace_context: Record<string, string>;
+export interface OutboxBacklog {
+  pending: number;
+  oldestSeconds: number;
+  parked: number;
 }
 
 export interface OutboxRelay {
   /** Publish now rather than at the next tick (call after a commit that added events). */
   notify(): void;
-  /** Rows not yet acknowledged by JetStream, and the age of the oldest in seconds. */
-  backlog(): Promise<{ pending: number; oldestSeconds: number }>;
+  /** Rows not yet acknowledged by JetStream nor parked, the age of the oldest in seconds, and the parked. */
+  backlog(): Promise<OutboxBacklog>;
   stop(): Promise<void>;
 }
 
@@ -86,53 +52,48 @@ export interface RelayOptions {
   service?: string;
   intervalMs?: number;
   batchSize?: number;
+  /** How long one publish may wait for JetStream's acknowledgement. */
+  publishTimeoutMs?: number;
+  /** Tries before a row that keeps failing is parked; the default spans more than 24 hours. */
+  maxAttempts?: number;
+  backoff?: BackoffOptions;
+}
+
+interface Failure {
+  id: string;
+  error: string;
+  delay_ms: number;
+  park: boolean;
 }
 
 /**
- * Claims unpublished rows with FOR UPDATE SKIP LOCKED (any number of replicas can relay), publishes
- * each with `Nats-Msg-Id` = event id, and marks them published only after JetStream acknowledged
- * them, in the same transaction. A crash between ack and commit republishes; the stream's duplicate
- * window and the consumers' applied-event ids make that harmless.
+ * Claims due rows with FOR UPDATE SKIP LOCKED (any number of replicas can relay), publishes them
+ * all at once, each with `Nats-Msg-Id` = event id, and in the same transaction marks published the
+ * ones JetStream acknowledged: a crash between ack and commit republishes, which the stream's
+ * duplicate window and the consumers' applied-event ids make harmless. Each row stands alone: one
+ * that fails is retried with backoff and parked after `maxAttempts` (at once when no retry can help,
+ * e.g. over the payload limit), while the rows behind it go out.
  */
 export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
-  const js = jetstream(opts.nc);
+  const js = jetstream(opts.nc, { timeout: opts.publishTimeoutMs ?? 5000 });
   const names = namesOf(opts.nc);
-  const interval = opts.intervalMs ?? 100;
   const batch = opts.batchSize ?? 200;
+  const maxAttempts = opts.maxAttempts ?? 3500;
+  const backoff = opts.backoff ?? { baseMs: 100, capMs: 60_000 };
   const service = opts.service ?? String(opts.log.bindings().service ?? 'unknown');
-
   let streamReady = false;
 
-  /** A PRODUCER span in the trace of the call that wrote the row; its context travels in the headers. */
-  function publish(row: OutboxRow): Promise<unknown> {
-    return tracer.startActiveSpan(
-      `${row.subject} publish`,
-      {
-        kind: SpanKind.PRODUCER,
-        attributes: {
-          'messaging.system': 'nats',
-          'messaging.destination.name': row.subject,
-          'messaging.operation.type': 'publish',
-          'messaging.message.id': row.id,
-        },
-      },
-      deserializeTraceContext(row.trace_context),
-      async (span) => {
-        try {
-          const h = headers();
-          injectTraceContext(h);
-          return await js.publish(names.event(row.subject), JSON.stringify(row.payload), {
-            msgID: row.id,
-            headers: h,
-          });
-        } catch (err) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-          throw err;
-        } finally {
-          span.end();
-        }
-      },
-    );
+  function failure(row: OutboxRow, err: unknown): Failure {
+    const attempts = row.attempts + 1;
+    const park = refusedForGood(err) || attempts >= maxAttempts;
+    const error = err instanceof Error ? err.message || err.name : String(err);
+    if (park) opts.log.error({ err, eventId: row.id, subject: row.subject, attempts }, 'outbox row parked');
+    else
+      opts.log.warn(
+        { err, eventId: row.id, subject: row.subject, attempts },
+        'outbox row not published; will retry',
+      );
+    return { id: row.id, error, park, delay_ms: backoffDelay(attempts, backoff) };
   }
 
   async function relayOnce(): Promise<number> {
@@ -140,34 +101,61 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       await ensureEventsStream(opts.nc);
       streamReady = true;
     }
-    const em = opts.orm.em.fork();
-    return em.transactional(async (tx) => {
-      const rows = await tx.execute<OutboxRow[]>(
-        `SELECT id, subject, payload, trace_context FROM outbox
-          WHERE published_at IS NULL ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
+    return opts.orm.em.fork().transactional(async (tx) => {
+      const rows = await boundQuery<OutboxRow>(
+        tx,
+        `SELECT id, subject, payload, trace_context, attempts FROM outbox
+          WHERE published_at IS NULL AND parked_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batch],
       );
       if (rows.length === 0) return 0;
-      await Promise.all(rows.map(publish));
-      // MikroORM inlines parameters and spreads an array into a list: `IN (?)`, never `ANY(?::uuid[])`.
-      await tx.execute('UPDATE outbox SET published_at = now() WHERE id IN (?)', [rows.map((r) => r.id)]);
-      outboxPublished.inc({ service }, rows.length);
-      return rows.length;
+      const outcomes = await Promise.allSettled(
+        rows.map((row) => publishRow(js, names.event(row.subject), row)),
+      );
+      const published = rows.filter((_, i) => outcomes[i].status === 'fulfilled').map((r) => r.id);
+      const failed = rows.flatMap((row, i) => {
+        const o = outcomes[i];
+        return o.status === 'rejected' ? [failure(row, o.reason)] : [];
+      });
+      if (published.length) {
+        await boundQuery(tx, 'UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [
+          published,
+        ]);
+        outboxPublished.inc({ service }, published.length);
+      }
+      if (failed.length) {
+        await boundQuery(
+          tx,
+          `UPDATE outbox o SET attempts = o.attempts + 1, last_error = f.error,
+                  next_attempt_at = now() + f.delay_ms * interval '1 millisecond',
+                  parked_at = CASE WHEN f.park THEN now() END
+             FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, error text, delay_ms int, park boolean)
+            WHERE o.id = f.id`,
+          [JSON.stringify(failed)],
+        );
+      }
+      // Only a pass that published something is followed at once by the next.
+      return published.length;
     });
   }
 
   const loop = startPollLoop({
     once: relayOnce,
-    intervalMs: interval,
+    intervalMs: opts.intervalMs ?? 100,
     onError: (err) => opts.log.warn({ err }, 'outbox relay failed; will retry'),
   });
 
-  async function backlog(): Promise<{ pending: number; oldestSeconds: number }> {
-    const [row] = await opts.orm.em.fork().execute<{ pending: number; oldest: number | null }[]>(
-      `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
-           FROM outbox WHERE published_at IS NULL`,
+  async function backlog(): Promise<OutboxBacklog> {
+    const [row] = await boundQuery<{ pending: number; parked: number; oldest: number | null }>(
+      opts.orm.em.fork(),
+      `SELECT count(*) FILTER (WHERE parked_at IS NULL)::int AS pending,
+              count(*) FILTER (WHERE parked_at IS NOT NULL)::int AS parked,
+              extract(epoch FROM now() - min(created_at) FILTER (WHERE parked_at IS NULL))::float AS oldest
+         FROM outbox WHERE published_at IS NULL`,
+      [],
     );
-    return { pending: row.pending, oldestSeconds: row.oldest ?? 0 };
+    return { pending: row.pending, parked: row.parked, oldestSeconds: row.oldest ?? 0 };
   }
   const unwatch = watchOutbox(service, backlog);
 

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { type Database, openDatabase } from '@coin/db';
-import { createLogger } from '@coin/telemetry';
+import { runParkedCommand } from '@coin/jobs';
+import { createLogger, renderMetrics } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import {
   applyOnce,
   ensureEventsStream,
   type OutboxRelay,
-  outboxMigration,
+  outboxMigrations,
+  outboxQueue,
   startConsumer,
   startOutboxRelay,
 } from '../src/index.ts';
@@ -26,7 +28,7 @@ beforeAll(async () => {
   orm = await openDatabase({
     url: dbs.env.EVENTSTEST_DATABASE_URL,
     entities: [],
-    migrations: [outboxMigration],
+    migrations: outboxMigrations,
     log,
   });
   await orm.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
@@ -133,5 +135,86 @@ describe('transactional outbox and consumers', () => {
       last_by_subj: namesOf(nc).event('events.test.later'),
     });
     expect(msg?.json<{ eventId: string }>().eventId).toBe(id);
+  });
+
+  it('parks a row it can never publish without holding back the rows behind it, and publishes it once fixed and replayed', async () => {
+    const write = (subject: string, payload: Record<string, unknown>) =>
+      orm.em.fork().transactional((tx) => addToOutbox(tx, { subject, payload }));
+    const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
+    const before = await write('events.test.before', {});
+    const tooLarge = await write('events.test.large', { blob: 'x'.repeat(maxPayload + 1) });
+    const after = await write('events.test.after', {});
+    relay.notify();
+    const state = async (id: string) => {
+      const [row] = await orm.em
+        .fork()
+        .execute<{ published_at: Date | null; parked_at: Date | null; last_error: string | null }[]>(
+          'SELECT published_at, parked_at, last_error FROM outbox WHERE id = ?',
+          [id],
+        );
+      return row;
+    };
+    await until(async () => (await state(after)).published_at !== null);
+    expect((await state(before)).published_at).not.toBeNull();
+    await until(async () => (await state(tooLarge)).parked_at !== null);
+    expect((await state(tooLarge)).last_error).toMatch(/max_payload/);
+    expect((await state(tooLarge)).published_at).toBeNull();
+
+    expect(await relay.backlog()).toMatchObject({ pending: 0, parked: 1 });
+    const { body } = await renderMetrics();
+    expect(body).toMatch(/^coin_outbox_parked_events\{service="events-test"\} 1$/m);
+    const listed: string[] = [];
+    await runParkedCommand(orm, [outboxQueue], ['list', 'outbox'], (l) => listed.push(l));
+    expect(listed.map((l) => JSON.parse(l).id)).toEqual([tooLarge]);
+
+    // The operator fixes the row (here: shrinks it), then replays it.
+    await orm.em
+      .fork()
+      .execute(
+        `UPDATE outbox SET payload = jsonb_build_object('eventId', id::text, 'blob', 'fixed') WHERE id = ?`,
+        [tooLarge],
+      );
+    const replayed: string[] = [];
+    await runParkedCommand(orm, [outboxQueue], ['replay', 'outbox', tooLarge], (l) => replayed.push(l));
+    expect(replayed[0]).toMatch(/^1 outbox job\(s\) replayed/);
+    relay.notify();
+    await until(async () => (await state(tooLarge)).published_at !== null);
+    const jsm = await jetstreamManager(nc);
+    const msg = await jsm.streams.getMessage(namesOf(nc).stream, {
+      last_by_subj: namesOf(nc).event('events.test.large'),
+    });
+    expect(msg?.json<{ eventId: string; blob: string }>()).toEqual({ eventId: tooLarge, blob: 'fixed' });
+  });
+
+  it('retries a row JetStream refuses with backoff and parks it after the last try', async () => {
+    await relay.stop();
+    relay = startOutboxRelay({
+      orm,
+      nc,
+      log,
+      intervalMs: 20,
+      maxAttempts: 3,
+      backoff: { baseMs: 10, capMs: 40 },
+    });
+    // No stream takes this subject: every try is refused.
+    const id = await orm.em
+      .fork()
+      .transactional((tx) => addToOutbox(tx, { subject: 'nowhere.test.refused', payload: {} }));
+    const ok = await orm.em
+      .fork()
+      .transactional((tx) => addToOutbox(tx, { subject: 'events.test.fine', payload: {} }));
+    relay.notify();
+    const row = async (rowId: string) => {
+      const [r] = await orm.em
+        .fork()
+        .execute<
+          { attempts: number; parked_at: Date | null; published_at: Date | null; last_error: string | null }[]
+        >('SELECT attempts, parked_at, published_at, last_error FROM outbox WHERE id = ?', [rowId]);
+      return r;
+    };
+    await until(async () => (await row(id)).parked_at !== null);
+    expect((await row(id)).attempts).toBe(3);
+    expect((await row(id)).last_error).toBeTruthy();
+    expect((await row(ok)).published_at).not.toBeNull();
   });
 });

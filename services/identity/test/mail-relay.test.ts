@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type Database, openDatabase } from '@coin/db';
+import { replayParked } from '@coin/jobs';
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityConfig } from '../src/config.ts';
 import { identityEntities } from '../src/entities.ts';
-import { enqueueMail } from '../src/mail/mail-outbox.ts';
-import { type MailRelay, retryDelayMs, startMailRelay } from '../src/mail/mail-relay.ts';
+import { enqueueMail, mailQueue } from '../src/mail/mail-outbox.ts';
+import { EXPIRED, type MailRelay, startMailRelay } from '../src/mail/mail-relay.ts';
 import { createMailTransport } from '../src/mail/transport.ts';
 import { identityMigrations } from '../src/migrations/index.ts';
 
@@ -83,13 +84,13 @@ interface Row {
   body: string | null;
   last_error: string | null;
   sent_at: Date | null;
-  failed_at: Date | null;
+  parked_at: Date | null;
 }
 
 async function row(id: string): Promise<Row> {
   const [r] = await orm.em
     .fork()
-    .execute<Row[]>('SELECT attempts, body, last_error, sent_at, failed_at FROM mail_outbox WHERE id = ?', [
+    .execute<Row[]>('SELECT attempts, body, last_error, sent_at, parked_at FROM mail_outbox WHERE id = ?', [
       id,
     ]);
   return r;
@@ -104,22 +105,30 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
 }
 
 describe('mail outbox relay', () => {
-  it('backs off exponentially, capped', () => {
-    expect([1, 2, 3, 4, 10].map((n) => retryDelayMs(n, 100, 500))).toEqual([100, 200, 400, 500, 500]);
-  });
-
-  it('gives a mail up after the last attempt, keeping the reason and erasing the body', async () => {
+  it('parks a mail after the last attempt with the reason, and sends it once replayed', async () => {
+    const to = `dead-${randomUUID()}@example.com`;
     const relay = relayTo(await deadSmtpUrl(), 3);
+    let id: string;
     try {
-      const id = await queue(`dead-${randomUUID()}@example.com`);
-      await until(async () => (await row(id)).failed_at !== null);
+      id = await queue(to);
+      await until(async () => (await row(id)).parked_at !== null);
       const r = await row(id);
       expect(r.attempts).toBe(3);
       expect(r.sent_at).toBeNull();
-      expect(r.body).toBeNull();
+      expect(r.body).toBe('code 123456');
       expect(r.last_error).toMatch(/ECONNREFUSED|connect/i);
     } finally {
       await relay.stop();
+    }
+    const working = relayTo(smtpUrl);
+    try {
+      expect(await replayParked(orm.em.fork(), mailQueue, [id])).toEqual([id]);
+      working.notify();
+      await until(async () => (await row(id)).sent_at !== null);
+      expect(delivered.filter((d) => d === to)).toHaveLength(1);
+      expect((await row(id)).body).toBeNull();
+    } finally {
+      await working.stop();
     }
   });
 
@@ -128,8 +137,9 @@ describe('mail outbox relay', () => {
     try {
       const to = `stale-${randomUUID()}@example.com`;
       const id = await queue(to, new Date(Date.now() - 1000));
-      await until(async () => (await row(id)).failed_at !== null);
-      expect((await row(id)).last_error).toBe('expired before it could be sent');
+      await until(async () => (await row(id)).parked_at !== null);
+      expect((await row(id)).last_error).toBe(EXPIRED);
+      expect((await row(id)).body).toBeNull();
       expect(delivered).not.toContain(to);
     } finally {
       await relay.stop();

@@ -12,7 +12,6 @@ export const Delivery = defineEntity({
     body: p.text().lazy(),
     status: p.string(),
     attempts: p.integer(),
-    maxAttempts: p.integer(),
     nextAttemptAt: p.datetime().nullable(),
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),

@@ -1,4 +1,4 @@
-import { outboxMigration } from '@coin/events';
+import { outboxMigrations } from '@coin/events';
 import { Standings } from './0001-standings.ts';
 
-export const leaderboardMigrations = [outboxMigration, { name: '0001-standings', class: Standings }];
+export const leaderboardMigrations = [...outboxMigrations, { name: '0001-standings', class: Standings }];

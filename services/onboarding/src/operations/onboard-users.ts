@@ -5,19 +5,14 @@ import type { OnboardingDeps } from '../deps.ts';
 import { storeRequest } from '../requests/request-store.ts';
 
 /**
- * The synchronous part: one insert of one row holding the whole request, under this replica's
- * lease, then the answer. The users are inserted in the background by the request processor.
+ * The synchronous part: one insert of one row holding the whole request, due at once, then the
+ * answer. The users are inserted in the background by the request processor.
  */
 export function onboardUsersHandler(deps: OnboardingDeps) {
   return handle(onboarding.onboardUsers, async ({ partnerId, body }) => {
     const id = randomUUID();
-    await storeRequest(deps.orm.em, {
-      id,
-      partnerId,
-      users: body.users,
-      leaseMs: deps.config.ONBOARDING_LEASE_MS,
-    });
-    deps.processor.accept({ id, partnerId, users: body.users });
+    await storeRequest(deps.orm.em, { id, partnerId, users: body.users });
+    deps.processor.accept({ id, users: body.users });
     return { requestId: id };
   });
 }

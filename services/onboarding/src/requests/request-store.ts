@@ -1,16 +1,16 @@
 import { boundQuery, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
 
-/** Stores a whole onboard-users request as one row, leased to this replica for `leaseMs`. */
+/** Stores a whole onboard-users request as one row: a job of the `onboarding` queue, due at once. */
 export async function storeRequest(
   em: EntityManager,
-  request: { id: string; partnerId: string; users: readonly unknown[]; leaseMs: number },
+  request: { id: string; partnerId: string; users: readonly unknown[] },
 ): Promise<void> {
   await boundQuery(
     em,
-    `INSERT INTO onboarding_requests (id, partner_id, users, user_count, lease_until)
-     VALUES ($1, $2, $3, $4, now() + $5::float8 * interval '1 millisecond')`,
-    [request.id, request.partnerId, JSON.stringify(request.users), request.users.length, request.leaseMs],
+    `INSERT INTO onboarding_requests (id, partner_id, users, user_count, next_attempt_at)
+     VALUES ($1, $2, $3, $4, now())`,
+    [request.id, request.partnerId, JSON.stringify(request.users), request.users.length],
   );
 }
 

@@ -1,7 +1,9 @@
-import { outboxMigration } from '@coin/events';
+import { outboxMigrations } from '@coin/events';
 import { RulesAndParticipations } from './0001-rules-and-participations.ts';
+import { RewardJobs } from './0002-reward-jobs.ts';
 
 export const rulesMigrations = [
-  outboxMigration,
+  ...outboxMigrations,
   { name: '0001-rules-and-participations', class: RulesAndParticipations },
+  { name: '0002-reward-jobs', class: RewardJobs },
 ];

@@ -1,86 +1,60 @@
+import { boundQuery } from '@coin/db';
+import { type JobQueue, type JobWorker, startJobWorker } from '@coin/jobs';
 import type { RulesDeps } from '../deps.ts';
-import {
-  PARTICIPATION_COLUMNS,
-  type Participation,
-  type ParticipationRow,
-  toParticipation,
-} from './participations.ts';
+import { PARTICIPATION_COLUMNS, type ParticipationRow, toParticipation } from './participations.ts';
 import { payParticipation } from './pay.ts';
 
-const BATCH = 50;
-
-export interface RewardRetrier {
-  stop(): Promise<void>;
-}
+/** Rewards claimed but not yet paid by the wallet. */
+export const rewardQueue: JobQueue = {
+  name: 'reward-payment',
+  table: 'participations',
+  unfinished: "status = 'pending'",
+  fairnessKey: 'partner_id',
+};
 
 /**
- * Completes rewards left pending (the wallet was down or slow, or the service stopped mid-way). Due
- * rows are leased, not locked: the claim moves their next attempt into the future with exponential
- * backoff in the same statement, so replicas never work on the same row at once and no lock is held
- * during the wallet call. A pending reward is retried until the wallet pays or definitively refuses
- * it; the wallet's idempotency key makes a retry of an already paid transfer return that transfer.
+ * Completes rewards left pending (the wallet was down or slow, or the service stopped mid-way)
+ * through the `reward-payment` job queue: no lock is held during the wallet call, and the wallet's
+ * idempotency key makes a retry of an already paid transfer return that transfer. A definitive
+ * refusal releases the participation; a payment that keeps failing is parked after
+ * REWARD_MAX_ATTEMPTS (more than a day by default), still holding its place under the cap.
  */
-export function startRewardRetrier(deps: RulesDeps): RewardRetrier {
-  const { REWARD_RETRY_POLL_MS, REWARD_RETRY_BASE_MS, REWARD_RETRY_MAX_MS } = deps.config;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-
-  async function claimDue(): Promise<Participation[]> {
-    const rows = await deps.orm.em.fork().execute<ParticipationRow[]>(
-      `WITH due AS (
-         SELECT id FROM participations
-          WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-          ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
-       UPDATE participations p
-          SET attempts = p.attempts + 1,
-              next_attempt_at = clock_timestamp()
-                + least(?::float8, ?::float8 * power(2, least(p.attempts, 30))) * interval '1 millisecond'
-         FROM due, rules r
-        WHERE p.id = due.id AND r.id = p.rule_id
-       RETURNING ${PARTICIPATION_COLUMNS}`,
-      [BATCH, REWARD_RETRY_MAX_MS, REWARD_RETRY_BASE_MS],
-    );
-    return rows.map(toParticipation);
-  }
-
-  async function runOnce(): Promise<number> {
-    const due = await claimDue();
-    await Promise.all(
-      due.map((p) =>
-        payParticipation(deps, p).then(
-          () => deps.log.info({ participationId: p.id, ruleId: p.ruleId }, 'pending reward paid'),
-          (err) => deps.log.warn({ err, participationId: p.id }, 'pending reward not paid'),
-        ),
-      ),
-    );
-    return due.length;
-  }
-
-  const loop = (async () => {
-    while (!stopped) {
-      let attempted = 0;
+export function startRewardRetrier(deps: RulesDeps): JobWorker {
+  const { config, log } = deps;
+  return startJobWorker({
+    orm: deps.orm,
+    log,
+    service: 'rules',
+    queue: rewardQueue,
+    concurrency: config.REWARD_RETRY_CONCURRENCY,
+    perKeyConcurrency: Math.max(1, Math.floor(config.REWARD_RETRY_CONCURRENCY / 2)),
+    leaseMs: config.RULES_CALL_TIMEOUT_MS * 2 + 5000,
+    pollMs: config.REWARD_RETRY_POLL_MS,
+    maxAttempts: config.REWARD_MAX_ATTEMPTS,
+    backoff: { baseMs: config.REWARD_RETRY_BASE_MS, capMs: config.REWARD_RETRY_MAX_MS },
+    async run(job) {
+      const [row] = await boundQuery<ParticipationRow>(
+        deps.orm.em.fork(),
+        `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
+          WHERE p.id = $1 AND p.status = 'pending'`,
+        [job.id],
+      );
+      if (!row) return 'done';
+      const participation = toParticipation(row);
       try {
-        attempted = await runOnce();
+        await payParticipation(deps, participation);
       } catch (err) {
-        deps.log.warn({ err }, 'reward retrier pass failed; will retry');
+        const released = await boundQuery(deps.orm.em.fork(), 'SELECT 1 FROM participations WHERE id = $1', [
+          job.id,
+        ]);
+        if (released.length === 0) {
+          log.warn({ err, participationId: job.id }, 'pending reward refused by the wallet; place released');
+          return 'done';
+        }
+        throw err;
       }
-      if (attempted === BATCH || stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, REWARD_RETRY_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
-
-  return {
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      log.info({ participationId: job.id, ruleId: participation.ruleId }, 'pending reward paid');
+      return 'done';
     },
-  };
+  });
 }

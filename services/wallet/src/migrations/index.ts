@@ -1,9 +1,9 @@
-import { outboxMigration } from '@coin/events';
+import { outboxMigrations } from '@coin/events';
 import { Ledger } from './0001-ledger.ts';
 import { TransferBatch } from './0002-transfer-batch.ts';
 
 export const walletMigrations = [
-  outboxMigration,
+  ...outboxMigrations,
   { name: '0001-ledger', class: Ledger },
   { name: '0002-transfer-batch', class: TransferBatch },
 ];

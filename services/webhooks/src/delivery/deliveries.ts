@@ -8,7 +8,6 @@ interface DeliveryRow {
   event_type: string;
   event_id: string;
   status: DeliveryView['status'];
-  attempts: number;
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
@@ -39,7 +38,7 @@ async function deliveryViews(
 ): Promise<DeliveryView[]> {
   const rows = await boundQuery<DeliveryRow>(
     em,
-    `SELECT d.id, d.event_type, d.event_id, d.status, d.attempts, d.last_status_code, d.last_error,
+    `SELECT d.id, d.event_type, d.event_id, d.status, d.last_status_code, d.last_error,
             d.next_attempt_at, d.delivered_at, d.created_at,
             COALESCE((SELECT json_agg(a ORDER BY a.attempt) FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
        FROM deliveries d WHERE ${where} ${tail}`,
@@ -50,7 +49,7 @@ async function deliveryViews(
     event: r.event_type,
     eventId: r.event_id,
     status: r.status,
-    attempts: r.attempts,
+    attempts: r.attempt_log.length,
     lastStatusCode: r.last_status_code,
     lastError: r.last_error,
     nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
@@ -93,23 +92,25 @@ export async function deliveriesPage(
 }
 
 /**
- * One more attempt now. A finished delivery gets exactly one; a pending one is just brought
- * forward. The partner asking is taken as "my endpoint is fixed": a 410-disabled endpoint is
- * enabled again. Undefined when the partner has no such delivery.
+ * One more attempt now. A finished delivery (a parked job) is made due with one attempt left before
+ * it is failed again; a pending one is just brought forward. The partner asking is taken as "my
+ * endpoint is fixed": a 410-disabled endpoint is enabled again. Undefined when the partner has no
+ * such delivery.
  */
 export async function retryDelivery(
   em: EntityManager,
   partnerId: string,
   id: string,
+  maxAttempts: number,
 ): Promise<DeliveryView | undefined> {
   const found = await em.transactional(async (tx) => {
     const rows = await boundQuery<{ id: string }>(
       tx,
       `UPDATE deliveries
-          SET max_attempts = CASE WHEN status = 'pending' THEN max_attempts ELSE attempts + 1 END,
-              status = 'pending', next_attempt_at = now(), updated_at = now()
+          SET attempts = CASE WHEN status = 'pending' AND parked_at IS NULL THEN attempts ELSE $3 - 1 END,
+              status = 'pending', parked_at = NULL, next_attempt_at = now(), updated_at = now()
         WHERE id = $1 AND partner_id = $2 RETURNING id`,
-      [id, partnerId],
+      [id, partnerId, maxAttempts],
     );
     if (rows.length)
       await boundQuery(tx, 'DELETE FROM disabled_endpoints WHERE partner_id = $1', [partnerId]);

@@ -74,18 +74,10 @@ export function consumeOnboardingEvents(deps: {
       const stored = await applyOnce(orm.em.fork(), ONBOARDING_CONSUMER, event.eventId, async (tx) => {
         await boundQuery(
           tx,
-          `INSERT INTO deliveries (id, partner_id, event_id, event_type, body, max_attempts, next_attempt_at)
-           VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
+          `INSERT INTO deliveries (id, partner_id, event_id, event_type, body, next_attempt_at)
+           VALUES ($1, $2, $3, $4, $5, now())
            ON CONFLICT (event_id) DO NOTHING`,
-          [
-            randomUUID(),
-            event.partnerId,
-            event.eventId,
-            event.event,
-            body,
-            config.WEBHOOK_RETRY_SCHEDULE_MS.length,
-            config.WEBHOOK_RETRY_SCHEDULE_MS[0],
-          ],
+          [randomUUID(), event.partnerId, event.eventId, event.event, body],
         );
       });
       if (stored) deps.onStored();

@@ -6,7 +6,7 @@ export interface PollLoop {
 }
 
 /**
- * The worker loop of every relay (outbox, mail, webhooks): runs `once` again at once while it finds
+ * The loop of the outbox relay and of every job worker: runs `once` again at once while it finds
  * work, otherwise after `intervalMs` or as soon as `notify` is called. A pass that throws is
  * reported and retried at the next tick, so a database or broker outage only delays the work.
  */

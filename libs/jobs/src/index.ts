@@ -1,0 +1,7 @@
+export { type BackoffOptions, backoffDelay } from './backoff.ts';
+export { claimJobs } from './claim.ts';
+export { runParkedCommand } from './operator.ts';
+export { listParked, type ParkedJob, type QueueReading, readQueue, replayParked } from './parked.ts';
+export { type PollLoop, startPollLoop } from './poll-loop.ts';
+export type { Job, JobQueue, JobResult } from './queue.ts';
+export { type JobWorker, type JobWorkerOptions, startJobWorker } from './worker.ts';

@@ -1,0 +1,29 @@
+/**
+ * A Postgres work queue: the rows of one table of the service are its jobs, so a job is enqueued by
+ * inserting its row in the caller's own transaction, and the domain keeps one record of the work.
+ * The table has `id uuid`, `attempts integer`, `next_attempt_at timestamptz` (when the job is due;
+ * while it runs, the end of its lease), `last_error text`, `parked_at timestamptz`, `created_at`.
+ */
+export interface JobQueue {
+  /** The `queue` label of the metrics and the operator's name for it (`mail`, `webhook-delivery` ...). */
+  name: string;
+  table: string;
+  /** SQL condition of the rows whose work is not finished, parked ones included. */
+  unfinished: string;
+  /** Column of the partner (or endpoint) a job belongs to: one key cannot take every worker slot. */
+  fairnessKey?: string;
+  /** SQL assignments made when a job is done, parked or replayed (a status the domain shows). */
+  onDone?: string;
+  onPark?: string;
+  onReplay?: string;
+}
+
+/** A claimed job: its row's columns, plus the claim's attempt number and lease (the fencing token). */
+export type Job<Row> = Row & { id: string; attempts: number; lease: string; job_key: string | null };
+
+/**
+ * What a run decided: `done` (finished, `onDone` applied), `again` (progress made and more left:
+ * due again at once, behind the other due jobs, with its attempts counted afresh) or `park` (no
+ * retry can help). A run that throws is retried with backoff, and parked after the last attempt.
+ */
+export type JobResult = 'done' | 'again' | { park: string };

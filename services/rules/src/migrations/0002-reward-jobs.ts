@@ -1,0 +1,12 @@
+import { Migration } from '@coin/db';
+
+/** Pending rewards become a queue of @coin/jobs: a payment that keeps failing is parked, to be replayed. */
+export class RewardJobs extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('ALTER TABLE participations ADD COLUMN last_error text, ADD COLUMN parked_at timestamptz');
+    this.addSql('DROP INDEX participations_due');
+    this.addSql(
+      "CREATE INDEX participations_due ON participations (next_attempt_at) WHERE status = 'pending' AND parked_at IS NULL",
+    );
+  }
+}
