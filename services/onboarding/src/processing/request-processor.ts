@@ -1,5 +1,5 @@
 import type { onboarding } from '@coin/contracts';
-import { boundQuery, type Database } from '@coin/db';
+import { allowSlowStatements, boundQuery, type Database } from '@coin/db';
 import type { OutboxRelay } from '@coin/events';
 import { type JobQueue, startJobWorker } from '@coin/jobs';
 import type { Logger } from '@coin/telemetry';
@@ -79,9 +79,11 @@ export function startRequestProcessor(deps: {
         const request = { id: job.id, partnerId: job.partner_id };
         const start = job.next_index;
         const end = Math.min(start + config.ONBOARDING_CHUNK_SIZE, users.length);
-        const moved = await orm.em
-          .fork()
-          .transactional((tx) => processChunk(tx, request, users, repeatOf, start, end));
+        const moved = await orm.em.fork().transactional(async (tx) => {
+          // A chunk is bulk work: it may take up to its lease, not just a request's statement timeout.
+          await allowSlowStatements(tx, config.ONBOARDING_LEASE_MS);
+          return processChunk(tx, request, users, repeatOf, start, end);
+        });
         relay.notify();
         if (moved && end < users.length) return 'again';
         loaded.delete(job.id);

@@ -1,0 +1,15 @@
+/**
+ * `npm run parked -w @coin/identity -- list [queue]` prints its parked jobs with their errors;
+ * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ */
+import { runParkedCommand } from '@coin/jobs';
+import { runCommand } from '@coin/startup';
+import { identityConfig } from '../config.ts';
+import { identityEntities } from '../entities.ts';
+import { mailQueue } from '../mail/mail-outbox.ts';
+import { identityMigrations } from '../migrations/index.ts';
+
+await runCommand('identity-parked', identityConfig(process.env), async ({ database }) => {
+  const orm = await database({ entities: identityEntities, migrations: identityMigrations });
+  return runParkedCommand(orm, [mailQueue], process.argv.slice(2));
+});

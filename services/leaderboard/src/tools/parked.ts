@@ -1,0 +1,15 @@
+/**
+ * `npm run parked -w @coin/leaderboard -- list [queue]` prints its parked outbox rows with their errors;
+ * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ */
+import { outboxQueue } from '@coin/events';
+import { runParkedCommand } from '@coin/jobs';
+import { runCommand } from '@coin/startup';
+import { leaderboardConfig } from '../config.ts';
+import { leaderboardEntities } from '../entities.ts';
+import { leaderboardMigrations } from '../migrations/index.ts';
+
+await runCommand('leaderboard-parked', leaderboardConfig(process.env), async ({ database }) => {
+  const orm = await database({ entities: leaderboardEntities, migrations: leaderboardMigrations });
+  return runParkedCommand(orm, [outboxQueue], process.argv.slice(2));
+});

@@ -1,0 +1,16 @@
+/**
+ * `npm run parked -w @coin/onboarding -- list [queue]` prints its parked jobs and outbox rows with their errors;
+ * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ */
+import { outboxQueue } from '@coin/events';
+import { runParkedCommand } from '@coin/jobs';
+import { runCommand } from '@coin/startup';
+import { onboardingConfig } from '../config.ts';
+import { onboardingEntities } from '../entities.ts';
+import { onboardingMigrations } from '../migrations/index.ts';
+import { onboardingQueue } from '../processing/request-processor.ts';
+
+await runCommand('onboarding-parked', onboardingConfig(process.env), async ({ database }) => {
+  const orm = await database({ entities: onboardingEntities, migrations: onboardingMigrations });
+  return runParkedCommand(orm, [onboardingQueue, outboxQueue], process.argv.slice(2));
+});

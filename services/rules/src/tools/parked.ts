@@ -1,0 +1,16 @@
+/**
+ * `npm run parked -w @coin/rules -- list [queue]` prints its parked jobs and outbox rows with their errors;
+ * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ */
+import { outboxQueue } from '@coin/events';
+import { runParkedCommand } from '@coin/jobs';
+import { runCommand } from '@coin/startup';
+import { rulesConfig } from '../config.ts';
+import { rulesEntities } from '../entities.ts';
+import { rulesMigrations } from '../migrations/index.ts';
+import { rewardQueue } from '../rewards/retrier.ts';
+
+await runCommand('rules-parked', rulesConfig(process.env), async ({ database }) => {
+  const orm = await database({ entities: rulesEntities, migrations: rulesMigrations });
+  return runParkedCommand(orm, [rewardQueue, outboxQueue], process.argv.slice(2));
+});

@@ -1,0 +1,15 @@
+/**
+ * `npm run parked -w @coin/wallet -- list [queue]` prints its parked outbox rows with their errors;
+ * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ */
+import { outboxQueue } from '@coin/events';
+import { runParkedCommand } from '@coin/jobs';
+import { runCommand } from '@coin/startup';
+import { walletConfig } from '../config.ts';
+import { walletEntities } from '../entities.ts';
+import { walletMigrations } from '../migrations/index.ts';
+
+await runCommand('wallet-parked', walletConfig(process.env), async ({ database }) => {
+  const orm = await database({ entities: walletEntities, migrations: walletMigrations });
+  return runParkedCommand(orm, [outboxQueue], process.argv.slice(2));
+});

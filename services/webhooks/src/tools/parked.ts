@@ -1,0 +1,16 @@
+/**
+ * `npm run parked -w @coin/webhooks -- list [queue]` prints its parked jobs and outbox rows with their errors;
+ * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ */
+import { outboxQueue } from '@coin/events';
+import { runParkedCommand } from '@coin/jobs';
+import { runCommand } from '@coin/startup';
+import { webhooksConfig } from '../config.ts';
+import { deliveryQueue } from '../delivery/delivery-queue.ts';
+import { webhooksEntities } from '../entities.ts';
+import { webhooksMigrations } from '../migrations/index.ts';
+
+await runCommand('webhooks-parked', webhooksConfig(process.env), async ({ database }) => {
+  const orm = await database({ entities: webhooksEntities, migrations: webhooksMigrations });
+  return runParkedCommand(orm, [deliveryQueue, outboxQueue], process.argv.slice(2));
+});
