@@ -4,11 +4,12 @@ const schema = databaseConfigSchema.extend({
   /** Users inserted per transaction while a request is processed. */
   ONBOARDING_CHUNK_SIZE: integer(5_000, { max: 20_000 }),
   /**
-   * How long a replica owns a request's chunk it is processing; after that (a crash) another
-   * replica, or the restarted one, takes it over from the last committed chunk.
+   * How long a replica owns a request's chunk it is processing, and so the chunk's statement timeout
+   * (up to 5,000 users of up to 16 KB each in one statement); after that (a crash) another replica,
+   * or the restarted one, takes it over from the last committed chunk.
    */
-  ONBOARDING_LEASE_MS: integer(30_000, { min: 100 }),
-  /** How often each replica looks for requests left unfinished by a replica that died. */
+  ONBOARDING_LEASE_MS: integer(60_000, { min: 100 }),
+  /** How often each replica looks for due requests (its own are handed over at once). */
   ONBOARDING_POLL_MS: integer(1_000, { min: 10 }),
   /** Requests processed at once per replica (one per partner), taking turns chunk by chunk. */
   ONBOARDING_CONCURRENCY: integer(2, { max: 64 }),
