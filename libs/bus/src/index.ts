@@ -1,6 +1,6 @@
 export { connectBus, type NatsConnection } from './connection.ts';
 export { pingService, type ServiceInstance } from './discovery.ts';
-export { type BusNames, busNames, namesOf } from './namespace.ts';
+export { type BusNames, namesOf } from './namespace.ts';
 export { type CallOptions, callOperation } from './request.ts';
 export {
   type BoundHandler,
@@ -11,4 +11,3 @@ export {
   type ServeOptions,
   serveOperations,
 } from './serve.ts';
-export { decodeJson, encodeJson, REQUEST_ID_HEADER } from './wire.ts';

@@ -1,8 +1,8 @@
 import { AppError, type ErrorDetails } from '@coin/errors';
 import type { Msg, MsgHdrs } from '@nats-io/transport-node';
 
-export const ERROR_CODE_HEADER = 'Nats-Service-Error-Code';
-export const ERROR_HEADER = 'Nats-Service-Error';
+const ERROR_CODE_HEADER = 'Nats-Service-Error-Code';
+const ERROR_HEADER = 'Nats-Service-Error';
 export const REQUEST_ID_HEADER = 'Request-Id';
 
 const encoder = new TextEncoder();

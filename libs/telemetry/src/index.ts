@@ -6,7 +6,6 @@ export {
   counter,
   gauge,
   histogram,
-  LATENCY_BUCKETS,
   type MetricsServer,
   metricsRegistry,
   oneReadPerScrape,
@@ -22,4 +21,4 @@ export {
 } from './propagation.ts';
 
 export const tracer = trace.getTracer('coin-rewards');
-export { onProcessExit, runExitHooks } from './shutdown-hooks.ts';
+export { runExitHooks } from './shutdown-hooks.ts';

@@ -16,7 +16,7 @@ import type { Logger } from './logger.ts';
 export const metricsRegistry = register;
 
 /** Seconds; from a cache hit to a slow transaction, and past the default 5 s request timeout. */
-export const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 let defaultsCollected = false;
 
