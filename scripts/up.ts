@@ -6,25 +6,11 @@
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { connectBus, pingService } from '@coin/bus';
 import { ensureEventsStream } from '@coin/events';
+import { dockerAvailable, reachable } from '@coin/testing';
 
 const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...process.env };
-
-function reachable(url: string, defaultPort: number): Promise<boolean> {
-  const u = new URL(url.split(',')[0]);
-  return new Promise((resolve) => {
-    const socket = connect({ host: u.hostname, port: Number(u.port || defaultPort) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 const servers = [
   {
@@ -46,15 +32,6 @@ const servers = [
     hint: 'nats-server -js -a 127.0.0.1 -p 4222 &  (JetStream enabled; or set NATS_URL)',
   },
 ];
-
-function dockerAvailable(): boolean {
-  try {
-    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 5000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function checkServers(): Promise<void> {
   let missing = [];

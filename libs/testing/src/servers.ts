@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 
-function reachable(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+/** Whether something accepts a TCP connection at `url`'s host and port (its first, for a list). */
+export function reachable(url: string, defaultPort: number, timeoutMs = 1000): Promise<boolean> {
+  const { host, port } = hostPort(url, defaultPort);
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     const done = (ok: boolean) => {
@@ -19,7 +21,7 @@ function hostPort(url: string, defaultPort: number): { host: string; port: numbe
   return { host: u.hostname, port: Number(u.port || defaultPort) };
 }
 
-function dockerAvailable(): boolean {
+export function dockerAvailable(): boolean {
   try {
     execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 5000 });
     return true;
@@ -75,7 +77,7 @@ export async function ensureServers(env: NodeJS.ProcessEnv = process.env): Promi
   for (const server of SERVERS) {
     const url = env[server.env] ?? server.fallback;
     const { host, port } = hostPort(url, server.defaultPort);
-    if (await reachable(host, port)) continue;
+    if (await reachable(url, server.defaultPort)) continue;
     if (!dockerAvailable()) {
       throw new Error(
         `${server.env}: nothing answers at ${host}:${port} and there is no Docker engine to start one`,
