@@ -54,6 +54,11 @@ async function waitingOnLock(holder: pg.Client): Promise<number> {
   return rows[0].n;
 }
 
+async function poolGauge(name: string): Promise<number | undefined> {
+  const metric = await metricsRegistry.getSingleMetric(name)?.get();
+  return metric?.values.find((v) => v.labels.service === 'identity')?.value;
+}
+
 async function timeouts(kind: 'statement' | 'acquire'): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric('coin_db_timeouts_total')?.get();
   return metric?.values.find((v) => v.labels.service === 'identity' && v.labels.kind === kind)?.value ?? 0;
@@ -83,6 +88,8 @@ describe('bounded waits on the database', () => {
         blockedDone = true;
       });
       while ((await waitingOnLock(holder)) < 2) await new Promise((r) => setTimeout(r, 20));
+      expect(await poolGauge('coin_db_pool_in_use')).toBe(2);
+      expect(await poolGauge('coin_db_pool_max')).toBe(2);
       const res = await me();
       expect(res.status).toBe(503);
       expect(res.body.data).toMatchObject({ errorType: 'unavailable', appErrorCode: 'SERVICE_UNAVAILABLE' });
