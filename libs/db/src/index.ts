@@ -1,5 +1,5 @@
 export { Migration } from '@mikro-orm/migrations';
-export { type EntityManager, raw } from '@mikro-orm/postgresql';
+export type { EntityManager } from '@mikro-orm/postgresql';
 export { boundQuery, isoTime, violatedUniqueConstraint } from './bound-query.ts';
 export { dropDatabase, ensureDatabase } from './create-database.ts';
 export { databaseFailure } from './database-errors.ts';

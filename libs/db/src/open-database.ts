@@ -1,7 +1,7 @@
 import { databaseConfigSchema } from '@coin/config';
 import { AppError } from '@coin/errors';
 import type { Logger } from '@coin/telemetry';
-import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -11,7 +11,6 @@ import { watchPool } from './pool-metrics.ts';
 
 export interface OpenDatabaseOptions {
   url: string;
-  entities: readonly EntitySchema[];
   migrations: readonly MigrationObject[];
   log: Logger;
   /** The owning service: the `service` label of the pool metrics and the name in its errors. */
@@ -80,7 +79,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const poolMax = opts.poolMax ?? DEFAULTS.DB_POOL_MAX;
   const orm = await MikroORM.init({
     clientUrl: opts.url,
-    entities: [...opts.entities],
+    // No entities: every query is SQL through boundQuery (README, Architecture).
+    entities: [],
     pool: { min: 0, max: poolMax },
     driverOptions: {
       statement_timeout: opts.statementTimeoutMs ?? DEFAULTS.DB_STATEMENT_TIMEOUT_MS,

@@ -10,7 +10,6 @@ beforeAll(async () => {
   orm = await openDatabase({
     service: 'dbtimeouts',
     url: dbs.env.DBTIMEOUTS_DATABASE_URL,
-    entities: [],
     migrations: [],
     log: createLogger('db-test', 'silent'),
     poolMax: 1,

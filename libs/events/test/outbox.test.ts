@@ -27,7 +27,6 @@ let relay: OutboxRelay;
 beforeAll(async () => {
   orm = await openDatabase({
     url: dbs.env.EVENTSTEST_DATABASE_URL,
-    entities: [],
     migrations: outboxMigrations,
     log,
   });

@@ -27,7 +27,7 @@ const queue: JobQueue = {
 };
 
 beforeAll(async () => {
-  orm = await openDatabase({ url: dbs.env.JOBSTEST_DATABASE_URL, entities: [], migrations: [], log });
+  orm = await openDatabase({ url: dbs.env.JOBSTEST_DATABASE_URL, migrations: [], log });
   await boundQuery(
     orm.em.fork(),
     `CREATE TABLE test_jobs (

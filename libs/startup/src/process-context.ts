@@ -2,12 +2,11 @@ import { connectBus, type NatsConnection } from '@coin/bus';
 import type { BaseConfig, DatabaseConfig } from '@coin/config';
 import { type Database, openDatabase } from '@coin/db';
 import { createLogger, type Logger } from '@coin/telemetry';
-import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { MigrationObject } from '@mikro-orm/core';
 import { Redis } from 'ioredis';
 import { StopList, type Stoppable } from './stop-list.ts';
 
 export interface DatabaseSchema {
-  entities: readonly EntitySchema[];
   migrations: readonly MigrationObject[];
 }
 
@@ -50,7 +49,6 @@ export function processContext<C extends BaseConfig>(name: string, config: C, st
       const orm = await openDatabase({
         service: db.service,
         url: db.databaseUrl,
-        entities: schema.entities,
         migrations: schema.migrations,
         log,
         poolMax: db.DB_POOL_MAX,

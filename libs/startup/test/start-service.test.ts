@@ -44,7 +44,7 @@ async function sessionsOnDatabase(): Promise<number> {
   return rows[0].n;
 }
 
-const spec = { description: 'start-up test', database: { entities: [], migrations: [] } };
+const spec = { description: 'start-up test', database: { migrations: [] } };
 
 describe('startService', () => {
   it('stops what had started when start fails: no database session, no replica left', async () => {

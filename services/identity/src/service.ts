@@ -1,7 +1,6 @@
 import { startService } from '@coin/startup';
 import { identityConfig } from './config.ts';
 import type { IdentityDeps } from './deps.ts';
-import { identityEntities } from './entities.ts';
 import { startMailRelay } from './mail/mail-relay.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { identityMigrations } from './migrations/index.ts';
@@ -61,6 +60,6 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         resendCodeHandler(deps),
       ];
     },
-    database: { entities: identityEntities, migrations: identityMigrations },
+    database: { migrations: identityMigrations },
   });
 }

@@ -7,7 +7,6 @@ import { isolatedDatabases } from '@coin/testing';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityConfig } from '../src/config.ts';
-import { identityEntities } from '../src/entities.ts';
 import { enqueueMail, mailQueue } from '../src/mail/mail-outbox.ts';
 import { EXPIRED, type MailRelay, startMailRelay } from '../src/mail/mail-relay.ts';
 import { createMailTransport } from '../src/mail/transport.ts';
@@ -23,7 +22,6 @@ const delivered: string[] = [];
 beforeAll(async () => {
   orm = await openDatabase({
     url: dbs.env.IDENTITYMAIL_DATABASE_URL,
-    entities: identityEntities,
     migrations: identityMigrations,
     log,
   });

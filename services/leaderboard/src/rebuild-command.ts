@@ -6,11 +6,10 @@
 import { runCommand } from '@coin/startup';
 import { BoardIndex } from './board-index.ts';
 import { leaderboardConfig } from './config.ts';
-import { leaderboardEntities } from './entities.ts';
 import { leaderboardMigrations } from './migrations/index.ts';
 
 await runCommand('leaderboard-rebuild', leaderboardConfig(process.env), async (ctx) => {
-  const orm = await ctx.database({ entities: leaderboardEntities, migrations: leaderboardMigrations });
+  const orm = await ctx.database({ migrations: leaderboardMigrations });
   const began = performance.now();
   const boards = await new BoardIndex(ctx.redis(), orm, ctx.log).forceRebuildAll();
   console.log(`rebuilt ${boards} board(s) in ${Math.round(performance.now() - began)} ms`);

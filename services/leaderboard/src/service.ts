@@ -6,7 +6,6 @@ import { rewardsConsumer } from './consumers/rewards.ts';
 import { transfersConsumer } from './consumers/transfers.ts';
 import { usersConsumer } from './consumers/users.ts';
 import type { LeaderboardDeps } from './deps.ts';
-import { leaderboardEntities } from './entities.ts';
 import { leaderboardMigrations } from './migrations/index.ts';
 import { coinLeaderboardHandler } from './operations/coin-leaderboard.ts';
 import { pingHandler } from './operations/ping.ts';
@@ -29,6 +28,6 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
         background(await startConsumer({ ...consumer, nc, log }), consumer.durable);
       return [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()];
     },
-    database: { entities: leaderboardEntities, migrations: leaderboardMigrations },
+    database: { migrations: leaderboardMigrations },
   });
 }

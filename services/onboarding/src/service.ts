@@ -1,7 +1,6 @@
 import { startService } from '@coin/startup';
 import { onboardingConfig } from './config.ts';
 import type { OnboardingDeps } from './deps.ts';
-import { onboardingEntities } from './entities.ts';
 import { onboardingMigrations } from './migrations/index.ts';
 import { getPartnerUserHandler, getUserHandler } from './operations/get-user.ts';
 import { listFailuresHandler } from './operations/list-failures.ts';
@@ -27,6 +26,6 @@ export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
         listFailuresHandler(deps),
       ];
     },
-    database: { entities: onboardingEntities, migrations: onboardingMigrations },
+    database: { migrations: onboardingMigrations },
   });
 }

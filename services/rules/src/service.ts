@@ -1,7 +1,6 @@
 import { startService } from '@coin/startup';
 import { rulesConfig } from './config.ts';
 import type { RulesDeps } from './deps.ts';
-import { rulesEntities } from './entities.ts';
 import { rulesMigrations } from './migrations/index.ts';
 import { createRuleHandler } from './operations/create-rule.ts';
 import { listRulesHandler } from './operations/list-rules.ts';
@@ -31,6 +30,6 @@ export async function startRules(env: NodeJS.ProcessEnv = process.env) {
         rewardUserHandler(deps),
       ];
     },
-    database: { entities: rulesEntities, migrations: rulesMigrations },
+    database: { migrations: rulesMigrations },
   });
 }

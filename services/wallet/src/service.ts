@@ -2,7 +2,6 @@ import { createOutboundClient } from '@coin/outbound';
 import { startService } from '@coin/startup';
 import { walletConfig } from './config.ts';
 import type { WalletDeps } from './deps.ts';
-import { walletEntities } from './entities.ts';
 import { startIdempotencyPurge } from './ledger/purge-idempotency-keys.ts';
 import { createTransferBatcher } from './ledger/transfer-batcher.ts';
 import { startLedgerVerification } from './ledger/verify-schedule.ts';
@@ -61,6 +60,6 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         getBalanceHandler(deps),
       ];
     },
-    database: { entities: walletEntities, migrations: walletMigrations },
+    database: { migrations: walletMigrations },
   });
 }

@@ -4,7 +4,6 @@ import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walletEntities } from '../src/entities.ts';
 import { createTransferBatcher, type TransferCommand } from '../src/ledger/transfer-batcher.ts';
 import { walletMigrations } from '../src/migrations/index.ts';
 
@@ -19,7 +18,6 @@ let orm: Database;
 beforeAll(async () => {
   orm = await openDatabase({
     url: dbs.env.WALLETEVENT_DATABASE_URL,
-    entities: walletEntities,
     migrations: walletMigrations,
     log,
   });

@@ -4,7 +4,6 @@ import { startDispatcher } from './delivery/dispatcher.ts';
 import { watchDeliveries } from './delivery/metrics.ts';
 import { consumeOnboardingEvents } from './delivery/onboarding-consumer.ts';
 import type { WebhooksDeps } from './deps.ts';
-import { webhooksEntities } from './entities.ts';
 import { webhooksMigrations } from './migrations/index.ts';
 import { listDeliveriesHandler } from './operations/list-deliveries.ts';
 import { retryDeliveryHandler } from './operations/retry-delivery.ts';
@@ -22,6 +21,6 @@ export async function startWebhooks(env: NodeJS.ProcessEnv = process.env) {
       const deps: WebhooksDeps = { orm, config, dispatcher };
       return [listDeliveriesHandler(deps), retryDeliveryHandler(deps)];
     },
-    database: { entities: webhooksEntities, migrations: webhooksMigrations },
+    database: { migrations: webhooksMigrations },
   });
 }

@@ -5,11 +5,10 @@
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { identityConfig } from '../config.ts';
-import { identityEntities } from '../entities.ts';
 import { mailQueue } from '../mail/mail-outbox.ts';
 import { identityMigrations } from '../migrations/index.ts';
 
 await runCommand('identity-parked', identityConfig(process.env), async ({ database }) => {
-  const orm = await database({ entities: identityEntities, migrations: identityMigrations });
+  const orm = await database({ migrations: identityMigrations });
   return runParkedCommand(orm, [mailQueue], process.argv.slice(2));
 });

@@ -6,10 +6,9 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { leaderboardConfig } from '../config.ts';
-import { leaderboardEntities } from '../entities.ts';
 import { leaderboardMigrations } from '../migrations/index.ts';
 
 await runCommand('leaderboard-parked', leaderboardConfig(process.env), async ({ database }) => {
-  const orm = await database({ entities: leaderboardEntities, migrations: leaderboardMigrations });
+  const orm = await database({ migrations: leaderboardMigrations });
   return runParkedCommand(orm, [outboxQueue], process.argv.slice(2));
 });

@@ -6,11 +6,10 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { onboardingConfig } from '../config.ts';
-import { onboardingEntities } from '../entities.ts';
 import { onboardingMigrations } from '../migrations/index.ts';
 import { onboardingQueue } from '../processing/request-processor.ts';
 
 await runCommand('onboarding-parked', onboardingConfig(process.env), async ({ database }) => {
-  const orm = await database({ entities: onboardingEntities, migrations: onboardingMigrations });
+  const orm = await database({ migrations: onboardingMigrations });
   return runParkedCommand(orm, [onboardingQueue, outboxQueue], process.argv.slice(2));
 });

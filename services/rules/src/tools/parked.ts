@@ -6,11 +6,10 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { rulesConfig } from '../config.ts';
-import { rulesEntities } from '../entities.ts';
 import { rulesMigrations } from '../migrations/index.ts';
 import { rewardQueue } from '../rewards/retrier.ts';
 
 await runCommand('rules-parked', rulesConfig(process.env), async ({ database }) => {
-  const orm = await database({ entities: rulesEntities, migrations: rulesMigrations });
+  const orm = await database({ migrations: rulesMigrations });
   return runParkedCommand(orm, [rewardQueue, outboxQueue], process.argv.slice(2));
 });

@@ -6,10 +6,9 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { walletConfig } from '../config.ts';
-import { walletEntities } from '../entities.ts';
 import { walletMigrations } from '../migrations/index.ts';
 
 await runCommand('wallet-parked', walletConfig(process.env), async ({ database }) => {
-  const orm = await database({ entities: walletEntities, migrations: walletMigrations });
+  const orm = await database({ migrations: walletMigrations });
   return runParkedCommand(orm, [outboxQueue], process.argv.slice(2));
 });

@@ -7,10 +7,9 @@ import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { webhooksConfig } from '../config.ts';
 import { deliveryQueue } from '../delivery/delivery-queue.ts';
-import { webhooksEntities } from '../entities.ts';
 import { webhooksMigrations } from '../migrations/index.ts';
 
 await runCommand('webhooks-parked', webhooksConfig(process.env), async ({ database }) => {
-  const orm = await database({ entities: webhooksEntities, migrations: webhooksMigrations });
+  const orm = await database({ migrations: webhooksMigrations });
   return runParkedCommand(orm, [deliveryQueue, outboxQueue], process.argv.slice(2));
 });
