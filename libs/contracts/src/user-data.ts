@@ -10,25 +10,36 @@ function unstorable(s: string): boolean {
   return s.includes('\u0000') || !s.isWellFormed();
 }
 
+const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
+const TOO_DEEP = `must not be nested more than ${MAX_USER_DATA_DEPTH} levels deep`;
+
 /**
- * The first reason a partner's free-form object cannot be stored, or undefined. Walked without
- * recursion, so a hostile nesting cannot exhaust the stack before its depth is refused.
+ * The first reason a JSON value cannot be stored, or undefined. The recursion stops at the depth
+ * limit, so a hostile nesting cannot exhaust the stack before it is refused.
  */
-function problemOf(value: Record<string, unknown>): string | undefined {
-  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (typeof node === 'string') {
-      if (unstorable(node)) return 'must not contain NUL characters or unpaired surrogates';
-      continue;
+function problemIn(node: unknown, depth: number): string | undefined {
+  if (typeof node === 'string') return unstorable(node) ? UNSTORABLE : undefined;
+  if (typeof node !== 'object' || node === null) return undefined;
+  if (depth > MAX_USER_DATA_DEPTH) return TOO_DEEP;
+  if (Array.isArray(node)) {
+    for (const child of node) {
+      const problem = problemIn(child, depth + 1);
+      if (problem) return problem;
     }
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > MAX_USER_DATA_DEPTH) return `must not be nested more than ${MAX_USER_DATA_DEPTH} levels deep`;
-    for (const [key, child] of Object.entries(node)) {
-      if (unstorable(key)) return 'must not contain NUL characters or unpaired surrogates';
-      stack.push({ node: child, depth: depth + 1 });
-    }
+    return undefined;
   }
+  const record = node as Record<string, unknown>;
+  for (const key in record) {
+    if (unstorable(key)) return UNSTORABLE;
+    const problem = problemIn(record[key], depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function problemOf(value: Record<string, unknown>): string | undefined {
+  const problem = problemIn(value, 1);
+  if (problem) return problem;
   const bytes = Buffer.byteLength(JSON.stringify(value));
   if (bytes > MAX_USER_DATA_BYTES)
     return `must be at most ${MAX_USER_DATA_BYTES} bytes as JSON (it is ${bytes})`;
