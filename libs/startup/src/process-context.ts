@@ -32,9 +32,9 @@ export interface ProcessContext<C extends BaseConfig> {
   background<T extends Stoppable>(thing: T, name?: string): T;
 }
 
-export function processContext<C extends BaseConfig>(name: string, config: C, stops?: StopList) {
+export function processContext<C extends BaseConfig>(name: string, config: C) {
   const log = createLogger(name, config.LOG_LEVEL);
-  const list = stops ?? new StopList(log);
+  const list = new StopList(log);
   const ctx: ProcessContext<C> = {
     name,
     config,

@@ -35,9 +35,10 @@ export interface RunningService extends Stoppable {
 /**
  * A service process, named by its configuration (parsed once, `loadServiceConfig`): health,
  * readiness and metrics on `METRICS_PORT` (when set), its database (created, migrated, bounded
- * waits), the bus in its namespace, Redis and the outbox relay when asked, whatever `start` runs in the background, and its operations on the bus. `stop` stops
- * taking requests and finishes those in flight, then stops the background work, the relay, the bus,
- * Redis and the database, in that order. A failure to start stops what had started.
+ * waits), the bus in its namespace, Redis and the outbox relay when asked, whatever `start` runs
+ * in the background, and its operations on the bus. `stop` stops taking requests and finishes
+ * those in flight, then stops the background work, the relay, Redis, the bus and the database, in
+ * that order. A failure to start stops what had started.
  */
 export async function startService<
   C extends DatabaseConfig,
