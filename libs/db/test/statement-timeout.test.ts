@@ -1,7 +1,13 @@
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowSlowStatements, type Database, databaseFailure, openDatabase } from '../src/index.ts';
+import {
+  allowSlowStatements,
+  boundQuery,
+  type Database,
+  databaseFailure,
+  openDatabase,
+} from '../src/index.ts';
 
 const dbs = isolatedDatabases(['dbtimeouts']);
 let orm: Database;
@@ -23,7 +29,7 @@ afterAll(async () => {
   await dbs.drop();
 });
 
-const sleep = (em: Database['em'], seconds: number) => em.execute(`SELECT pg_sleep(${seconds})`);
+const sleep = (em: Database['em'], seconds: number) => boundQuery(em, 'SELECT pg_sleep($1)', [seconds]);
 
 describe('statement timeout of a pool', () => {
   it('cancels a statement that runs longer, as a 504 SERVICE_TIMEOUT', async () => {
