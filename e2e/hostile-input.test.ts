@@ -104,18 +104,18 @@ describe('onboard-users refuses userData Postgres cannot store, at once, naming 
 });
 
 describe('coins', () => {
-  it.each([
-    [1e-9, 'coins must be at least 0.01'],
-    [0.001, 'coins must be at least 0.01'],
-    [0, 'coins must be at least 0.01'],
-    [-1, 'coins must be at least 0.01'],
-    [10.001, 'coins must have at most 2 decimal places'],
-    [1e300, 'coins must be at most 1000000000'],
-  ])('refuses %s with 400', async (coins, error) => {
-    expectInvalid(await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins }), error);
-  });
-
-  it('moves 0.01 and 10.1', async () => {
+  it('refuses amounts below 0.01, with more than two decimals or above the maximum, and moves 0.01 and 10.1', async () => {
+    const refused: [number, string][] = [
+      [1e-9, 'coins must be at least 0.01'],
+      [0.001, 'coins must be at least 0.01'],
+      [0, 'coins must be at least 0.01'],
+      [-1, 'coins must be at least 0.01'],
+      [10.001, 'coins must have at most 2 decimal places'],
+      [1e300, 'coins must be at most 1000000000'],
+    ];
+    for (const [coins, error] of refused) {
+      expectInvalid(await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins }), error);
+    }
     for (const coins of [0.01, 10.1]) {
       const res = await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins });
       expect(res.status).toBe(200);
