@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emptyObject, guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
+import { getOnboardingRequest, listOnboardingRequests } from './onboarding-requests.ts';
 import { defineOperation, type Operation } from './operation.ts';
 import { text } from './text.ts';
 import { userData } from './user-data.ts';
@@ -46,6 +47,7 @@ export const onboardUsers = defineOperation({
     path: '/api/v1/laas/onboard-users',
     auth: 'partner',
     noData: true,
+    location: '/api/v1/laas/onboarding-requests/:requestId',
     message: 'users received for onboarding; the outcome is sent by the USER_ONBOARDING webhook',
     summary: 'Onboard users in bulk (asynchronous; the outcome arrives by webhook)',
   },
@@ -158,13 +160,38 @@ export const listFailures = defineOperation({
   },
 });
 
+export const listUsers = defineOperation({
+  service: 'onboarding',
+  name: 'listUsers',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/users',
+    auth: 'partner',
+    message: 'users returned',
+    summary: 'Your onboarded users, newest first',
+  },
+  schemas: {
+    query: z.object(pageQuery),
+    response: z.object({ data: z.array(storedUserSchema), ...paginationBlock }),
+  },
+});
+
 /** The onboarding service's operations (HTTP routes and internal NATS subjects). */
 export const onboardingOperations: readonly Operation[] = [
   getUser,
   onboardUsers,
+  getOnboardingRequest,
+  listOnboardingRequests,
+  listUsers,
   getPartnerUser,
   createTier,
   listTiers,
   upgradeTier,
   listFailures,
 ];
+
+export {
+  getOnboardingRequest,
+  listOnboardingRequests,
+  onboardingRequestSchema,
+} from './onboarding-requests.ts';

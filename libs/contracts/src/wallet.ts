@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coinSummary } from './coin-summary.ts';
 import { guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
 import { defineOperation, type Operation } from './operation.ts';
 import { text } from './text.ts';
@@ -136,8 +137,11 @@ export const getBalance = defineOperation({
 
 /** The wallet service's operations (HTTP routes and internal NATS subjects). */
 export const walletOperations: readonly Operation[] = [
+  coinSummary,
   transferToUser,
   transferFromUser,
   getUserTransactions,
   getBalance,
 ];
+
+export { coinSummary } from './coin-summary.ts';

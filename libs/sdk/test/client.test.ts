@@ -51,7 +51,8 @@ async function signedUp(): Promise<{ client: CoinClient; email: string; password
 
 async function onboardedUser(client: CoinClient): Promise<string> {
   const userId = randomUUID();
-  await client.onboardUsers({ users: [{ userId, userData: { fullname: 'Ada' } }] });
+  const { requestId } = await client.onboardUsers({ users: [{ userId, userData: { fullname: 'Ada' } }] });
+  expect((await client.getOnboardingRequest({ id: requestId })).usersCount).toBe(1);
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {

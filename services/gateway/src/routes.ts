@@ -22,6 +22,10 @@ function idempotencyKey(op: Operation, header: string | string[] | undefined): s
   return key;
 }
 
+function locationOf(template: string, data: Record<string, unknown>): string {
+  return template.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(String(data[key])));
+}
+
 /** One route per contract operation: authenticate, validate with the contract, ask the service. */
 export function registerOperationRoutes(
   app: FastifyInstance,
@@ -61,6 +65,8 @@ export function registerOperationRoutes(
           },
           { timeoutMs: deps.config.REQUEST_TIMEOUT_MS, requestId },
         );
+        if (http.location)
+          reply.header('location', locationOf(http.location, data as Record<string, unknown>));
         return reply.code(http.statusCode ?? 200).send(success(http.message, http.noData ? undefined : data));
       },
     });

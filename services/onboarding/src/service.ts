@@ -5,6 +5,11 @@ import { onboardingMigrations } from './migrations/index.ts';
 import { getPartnerUserHandler, getUserHandler } from './operations/get-user.ts';
 import { listFailuresHandler } from './operations/list-failures.ts';
 import { onboardUsersHandler } from './operations/onboard-users.ts';
+import {
+  getOnboardingRequestHandler,
+  listOnboardingRequestsHandler,
+  listUsersHandler,
+} from './operations/onboarding-requests.ts';
 import { createTierHandler, listTiersHandler } from './operations/tiers.ts';
 import { upgradeTierHandler } from './operations/upgrade-tier.ts';
 import { startRequestProcessor } from './processing/request-processor.ts';
@@ -24,6 +29,9 @@ export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
         listTiersHandler(deps),
         upgradeTierHandler(deps),
         listFailuresHandler(deps),
+        getOnboardingRequestHandler(deps),
+        listOnboardingRequestsHandler(deps),
+        listUsersHandler(deps),
       ];
     },
     database: { migrations: onboardingMigrations },

@@ -6,6 +6,7 @@ import { startIdempotencyPurge } from './ledger/purge-idempotency-keys.ts';
 import { createTransferBatcher } from './ledger/transfer-batcher.ts';
 import { startLedgerVerification } from './ledger/verify-schedule.ts';
 import { walletMigrations } from './migrations/index.ts';
+import { coinSummaryHandler } from './operations/coin-summary.ts';
 import { getBalanceHandler } from './operations/get-balance.ts';
 import { getUserTransactionsHandler } from './operations/get-user-transactions.ts';
 import { transferFromUserHandler } from './operations/transfer-from-user.ts';
@@ -58,6 +59,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         transferFromUserHandler(deps),
         getUserTransactionsHandler(deps),
         getBalanceHandler(deps),
+        coinSummaryHandler(deps),
       ];
     },
     database: { migrations: walletMigrations },

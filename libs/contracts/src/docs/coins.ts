@@ -89,6 +89,22 @@ export const walletDocs: Record<string, OperationDocs> = {
       lastpage: 1,
     },
   },
+  coinSummary: {
+    description:
+      'Coins credited to your users (`issued`: transfers to users and rule rewards) and taken back (`redeemed`) in one calendar month (UTC, the current one by default), with the number of transfers per day.',
+    query: { year: 2026, month: 11 },
+    response: {
+      year: 2026,
+      month: 11,
+      issued: 125.5,
+      redeemed: 5,
+      transfers: 3,
+      days: [
+        { day: '2026-11-01', transfers: 0, issued: 0, redeemed: 0 },
+        { day: '2026-11-02', transfers: 3, issued: 125.5, redeemed: 5 },
+      ],
+    },
+  },
   getBalance: {
     description: "The user's wallet balance (0 before the first transfer).",
     errors: { 404: [notYourUser] },

@@ -9,6 +9,15 @@ const storedUser = {
   updatedAt: EXAMPLE.at,
 };
 const page = { count: 1, currentpage: 1, nextpage: null, prevpage: null, lastpage: 1 };
+const request = {
+  id: EXAMPLE.requestId,
+  status: 'done',
+  usersCount: 2,
+  processedCount: 2,
+  failedCount: 1,
+  createdAt: EXAMPLE.at,
+  completedAt: EXAMPLE.at,
+};
 
 export const onboardingDocs: Record<string, OperationDocs> = {
   onboardUsers: {
@@ -20,6 +29,34 @@ export const onboardingDocs: Record<string, OperationDocs> = {
         { userId: '3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b', userData: {} },
       ],
     },
+  },
+  getOnboardingRequest: {
+    description:
+      'How an onboard-users request is going: `processedCount` of `usersCount` handled, `failedCount` failed, and the failures a page at a time (`page`, `limit`). `id` is the last segment of the onboard-users `Location` and the webhook\u2019s `requestId`.',
+    errors: { 404: [{ code: 'NOT_FOUND', when: 'no request of yours has this id' }] },
+    query: { page: 1, limit: 20 },
+    response: {
+      ...request,
+      failures: {
+        data: [
+          {
+            user: EXAMPLE.userId,
+            reason: 'userId is already onboarded for this partner (uniqueness violation)',
+          },
+        ],
+        ...page,
+      },
+    },
+  },
+  listOnboardingRequests: {
+    description: 'Your onboard-users requests, newest first, each with its progress.',
+    query: { page: 1, limit: 20 },
+    response: { data: [request], ...page },
+  },
+  listUsers: {
+    description: 'Your onboarded users, newest first (`count` is how many you have).',
+    query: { page: 1, limit: 20 },
+    response: { data: [{ ...storedUser, tierId: null }], ...page },
   },
   getPartnerUser: {
     description: 'One of your onboarded users, with its tier.',

@@ -1,0 +1,95 @@
+import { boundQuery, type EntityManager, isoTime } from '@coin/db';
+import { USER_COLUMNS, type UserRow } from '../processing/stored-user.ts';
+
+interface RequestRow {
+  id: string;
+  status: 'pending' | 'done';
+  user_count: number;
+  next_index: number;
+  failed_count: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+const REQUEST_COLUMNS = 'id, status, user_count, next_index, failed_count, created_at, completed_at';
+
+function requestView(r: RequestRow) {
+  return {
+    id: r.id,
+    status: r.status,
+    usersCount: r.user_count,
+    processedCount: r.next_index,
+    failedCount: r.failed_count,
+    createdAt: isoTime(r.created_at),
+    completedAt: r.completed_at === null ? null : isoTime(r.completed_at),
+  };
+}
+
+export type RequestView = ReturnType<typeof requestView>;
+
+/** One of the partner's requests, or undefined (another partner's request is not found either). */
+export async function findRequest(
+  em: EntityManager,
+  partnerId: string,
+  id: string,
+): Promise<RequestView | undefined> {
+  const [row] = await boundQuery<RequestRow>(
+    em,
+    `SELECT ${REQUEST_COLUMNS} FROM onboarding_requests WHERE id = $1 AND partner_id = $2`,
+    [id, partnerId],
+  );
+  return row && requestView(row);
+}
+
+export async function requestPage(
+  em: EntityManager,
+  partnerId: string,
+  page: { limit: number; offset: number },
+) {
+  const [rows, [total]] = await Promise.all([
+    boundQuery<RequestRow>(
+      em,
+      `SELECT ${REQUEST_COLUMNS} FROM onboarding_requests WHERE partner_id = $1
+        ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [partnerId, page.limit, page.offset],
+    ),
+    boundQuery<{ count: number }>(
+      em,
+      'SELECT count(*)::int AS count FROM onboarding_requests WHERE partner_id = $1',
+      [partnerId],
+    ),
+  ]);
+  return { requests: rows.map(requestView), count: total.count };
+}
+
+/** A page of a request's failures in request order. */
+export async function failurePage(
+  em: EntityManager,
+  requestId: string,
+  page: { limit: number; offset: number },
+) {
+  const rows = await boundQuery<{ user_id: string; reason: string }>(
+    em,
+    `SELECT user_id, reason FROM onboarding_failures WHERE request_id = $1 ORDER BY position LIMIT $2 OFFSET $3`,
+    [requestId, page.limit, page.offset],
+  );
+  return rows.map((r) => ({ user: r.user_id, reason: r.reason }));
+}
+
+export async function userPage(
+  em: EntityManager,
+  partnerId: string,
+  page: { limit: number; offset: number },
+) {
+  const [rows, [total]] = await Promise.all([
+    boundQuery<UserRow>(
+      em,
+      `SELECT ${USER_COLUMNS} FROM users WHERE partner_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [partnerId, page.limit, page.offset],
+    ),
+    boundQuery<{ count: number }>(em, 'SELECT count(*)::int AS count FROM users WHERE partner_id = $1', [
+      partnerId,
+    ]),
+  ]);
+  return { rows, count: total.count };
+}
