@@ -2,9 +2,16 @@
 # entry point given as the command (`services/<name>/src/main.ts`, `scripts/migrate.ts`).
 # Node 24 runs the TypeScript sources directly (type stripping); there is no build step.
 
+# The partner dashboard's static files (Vite), which the gateway serves at /dashboard.
+FROM node:24-slim AS dashboard
+WORKDIR /app
+COPY . .
+RUN npm install --no-audit --no-fund --workspace=dashboard && npm run build -w @coin/dashboard
+
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY . .
+COPY --from=dashboard /app/dashboard/dist dashboard/dist
 # Production dependencies of the deployables only (no test harness, no dev tools), then the
 # sources nothing in production runs. `npm install` at the lock's versions rather than `npm ci`:
 # the lock omits other platforms' optional binaries of dev tools, which `npm ci` refuses.
@@ -12,7 +19,7 @@ RUN npm install --omit=dev --no-audit --no-fund \
       --workspace=services/gateway --workspace=services/identity --workspace=services/onboarding \
       --workspace=services/rules --workspace=services/wallet --workspace=services/leaderboard \
       --workspace=services/webhooks \
-  && rm -rf e2e bench deploy k8s libs/*/test services/*/test \
+  && rm -rf e2e bench deploy k8s libs/*/test services/*/test dashboard/src dashboard/test \
   && npm cache clean --force
 
 FROM node:24-slim

@@ -1,12 +1,12 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
-.PHONY: up test bench fuzz install tools lint typecheck unit deploy-check alerts
+.PHONY: up test bench fuzz install tools browser lint typecheck unit deploy-check alerts
 
 # npm itself runs on the machine's Node (20 here), whose version most dependencies' `engines` refuse
 # (40 EBADENGINE warnings). Run it on the project's Node instead, the `node` devDependency's version.
 NODE_VERSION := $(shell node -p "require('./package.json').devDependencies.node")
 NPM := npm exec --yes --package=node@$(NODE_VERSION) -- npm
 
-node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json e2e/package.json)
+node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json e2e/package.json dashboard/package.json)
 	$(NPM) install --no-audit --no-fund
 	@touch $@
 
@@ -15,7 +15,16 @@ node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/
 tools:
 	@sh scripts/install-promtool.sh
 
-install: node_modules/.package-lock.json
+# The partner dashboard (Vite), served by the gateway at /dashboard; rebuilt when its sources change.
+DASHBOARD_SOURCES := $(shell find dashboard/src libs/sdk/src libs/contracts/src -type f) dashboard/index.html dashboard/vite.config.ts
+dashboard/dist/index.html: node_modules/.package-lock.json $(DASHBOARD_SOURCES)
+	npm run build:dashboard
+
+# Debian's Chromium for the dashboard's browser tests (playwright-core drives it; no browser download).
+browser:
+	@sh scripts/install-chromium.sh
+
+install: node_modules/.package-lock.json dashboard/dist/index.html
 	@sh scripts/install-promtool.sh || echo "(make alerts needs promtool)"
 
 up: install
@@ -27,7 +36,7 @@ lint: install
 typecheck: install
 	npm run typecheck
 
-unit: install
+unit: install browser
 	npm run test
 
 # Renders every kustomize overlay (k8s/) and validates it, and docker-compose.yml, offline.

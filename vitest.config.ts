@@ -6,6 +6,7 @@ export default defineConfig({
       'libs/*/test/**/*.test.ts',
       'services/*/test/**/*.test.ts',
       'e2e/**/*.test.ts',
+      'dashboard/test/**/*.test.ts',
       'deploy/test/**/*.test.ts',
     ],
     environment: 'node',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { allOperations } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { type ProcessContext, startProcess } from '@coin/startup';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -10,6 +11,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { allowedMethodsOf } from './allowed-methods.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
+import { registerDashboardPages } from './dashboard/serve.ts';
+import { registerDashboardSession } from './dashboard/session.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observability.ts';
@@ -100,6 +103,9 @@ async function createGateway({ config, log, bus, background }: ProcessContext<Ga
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
   });
   registerOperationRoutes(app, allOperations, { nc, config, authenticate });
+  await app.register(cookie);
+  registerDashboardSession(app, { nc, config, authenticate });
+  await registerDashboardPages(app);
   // Stopped before the bus it was opened after: in-flight requests still get their replies.
   background({ stop: () => app.close() }, 'http server');
   await app.ready();

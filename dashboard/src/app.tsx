@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiKeys } from './pages/api-keys.tsx';
+import { SignIn, SignUp } from './pages/auth.tsx';
+import { Leaderboards } from './pages/leaderboards.tsx';
+import { Overview } from './pages/overview.tsx';
+import { Rules } from './pages/rules.tsx';
+import { Tiers } from './pages/tiers.tsx';
+import { UserPage } from './pages/user.tsx';
+import { Users } from './pages/users.tsx';
+import { Webhooks } from './pages/webhooks.tsx';
+import { Link, usePath } from './router.tsx';
+import { restore, signOut, useSession } from './session.ts';
+
+const NAV: [string, string][] = [
+  ['/', 'Overview'],
+  ['/api-keys', 'API keys'],
+  ['/rules', 'Rules'],
+  ['/users', 'Users'],
+  ['/tiers', 'Tiers'],
+  ['/leaderboards', 'Leaderboards'],
+  ['/webhooks', 'Webhooks'],
+];
+
+function signedInPage(path: string) {
+  if (path.startsWith('/users/'))
+    return <UserPage userId={decodeURIComponent(path.slice('/users/'.length))} />;
+  switch (path) {
+    case '/api-keys':
+      return <ApiKeys />;
+    case '/rules':
+      return <Rules />;
+    case '/users':
+      return <Users />;
+    case '/tiers':
+      return <Tiers />;
+    case '/leaderboards':
+      return <Leaderboards />;
+    case '/webhooks':
+      return <Webhooks />;
+    default:
+      return <Overview />;
+  }
+}
+
+export function App() {
+  const path = usePath();
+  const session = useSession();
+  const [restored, setRestored] = useState(false);
+  useEffect(() => {
+    restore().finally(() => setRestored(true));
+  }, []);
+  if (!restored) return <main aria-busy="true">Loading…</main>;
+  return (
+    <>
+      <header>
+        <p class="brand">Coin rewards</p>
+        {session.signedIn && (
+          <>
+            <nav aria-label="Dashboard">
+              <ul>
+                {NAV.map(([to, text]) => (
+                  <li key={to}>
+                    <Link to={to} current={path === to || (to === '/users' && path.startsWith('/users/'))}>
+                      {text}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <p class="who">
+              {session.partner?.name}{' '}
+              <button type="button" onClick={() => signOut()}>
+                Sign out
+              </button>
+            </p>
+          </>
+        )}
+      </header>
+      <main>{session.signedIn ? signedInPage(path) : path === '/sign-up' ? <SignUp /> : <SignIn />}</main>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { CoinApiError, type Credentials, createClient, type FailureBody } from '@coin/sdk';
+import { useEffect, useState } from 'preact/hooks';
+
+const SESSION = '/dashboard/session';
+
+interface Partner {
+  id: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * The access token lives only in this module's memory; the refresh token only in the gateway's
+ * HttpOnly cookie, which `refresh` spends for a new access token (one refresh at a time: a refresh
+ * token is single-use).
+ */
+let accessToken: string | undefined;
+let partner: Partner | undefined;
+let inflight: Promise<string | undefined> | undefined;
+const listeners = new Set<() => void>();
+const changed = () => {
+  for (const l of listeners) l();
+};
+
+async function post(path: string, init: RequestInit): Promise<{ data: Record<string, unknown> }> {
+  const res = await fetch(path, { credentials: 'same-origin', ...init });
+  const body = await res.json().catch(() => undefined);
+  if (!res.ok)
+    throw new CoinApiError(
+      res.status,
+      body as FailureBody,
+      res.headers.get('x-request-id') ?? undefined,
+      undefined,
+    );
+  return body;
+}
+
+const credentials: Credentials = {
+  token: () => accessToken,
+  refresh() {
+    inflight ??= post(`${SESSION}/refresh`, { method: 'POST' })
+      .then(
+        ({ data }) => (accessToken = data.accessToken as string),
+        () => {
+          accessToken = undefined;
+          partner = undefined;
+          changed();
+          return undefined;
+        },
+      )
+      .finally(() => {
+        inflight = undefined;
+      });
+    return inflight;
+  },
+};
+
+/** The SDK client every page uses: the public API, as any partner calls it. */
+export const api = createClient({ baseUrl: location.origin, credentials, retry: { attempts: 3 } });
+
+export async function signIn(email: string, password: string): Promise<void> {
+  const { data } = await post(SESSION, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  accessToken = data.accessToken as string;
+  partner = data.user as Partner;
+  changed();
+}
+
+export async function signOut(): Promise<void> {
+  await post(SESSION, { method: 'DELETE', headers: { authorization: `Bearer ${accessToken}` } }).catch(
+    () => undefined,
+  );
+  accessToken = undefined;
+  partner = undefined;
+  changed();
+}
+
+/** After a reload: the cookie, if any, gives a new access token. */
+export async function restore(): Promise<void> {
+  if (await credentials.refresh!(undefined, async () => Promise.reject())) {
+    const me = await api.getMe();
+    partner = { id: me.partnerId, email: me.email, name: me.partnerName };
+  }
+  changed();
+}
+
+export function useSession(): { signedIn: boolean; partner?: Partner } {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const l = () => setTick((t) => t + 1);
+    listeners.add(l);
+    return () => {
+      listeners.delete(l);
+    };
+  }, []);
+  return { signedIn: accessToken !== undefined, partner };
+}

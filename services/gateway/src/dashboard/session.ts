@@ -1,0 +1,98 @@
+import { callOperation, type NatsConnection } from '@coin/bus';
+import { formatIssues, identity } from '@coin/contracts';
+import { AppError, success } from '@coin/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { createAuthenticator } from '../authenticate.ts';
+import type { GatewayConfig } from '../config.ts';
+
+interface SessionDeps {
+  nc: NatsConnection;
+  config: GatewayConfig;
+  authenticate: ReturnType<typeof createAuthenticator>;
+}
+
+export const SESSION_PATH = '/dashboard/session';
+const COOKIE = 'coin_refresh';
+const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
+
+const signInBody = identity.login.schemas.body;
+
+/**
+ * The dashboard's browser session. The refresh token never reaches script: it lives in an HttpOnly,
+ * SameSite=Strict cookie scoped to these routes (Secure outside development), while the page keeps
+ * only the short-lived access token in memory and calls the public API with it through the SDK.
+ * These routes only carry the refresh token between the cookie and identity's own operations.
+ */
+export function registerDashboardSession(app: FastifyInstance, deps: SessionDeps): void {
+  const secure = deps.config.APP_MODE !== 'development';
+  const options = (request: FastifyRequest) => ({
+    timeoutMs: deps.config.REQUEST_TIMEOUT_MS,
+    requestId: String(request.id),
+  });
+
+  function keep(reply: FastifyReply, refreshToken: string): void {
+    reply.setCookie(COOKIE, refreshToken, {
+      httpOnly: true,
+      secure,
+      sameSite: 'strict',
+      path: SESSION_PATH,
+      maxAge: REFRESH_TTL_SECONDS,
+    });
+  }
+
+  function drop(reply: FastifyReply): void {
+    reply.clearCookie(COOKIE, { httpOnly: true, secure, sameSite: 'strict', path: SESSION_PATH });
+  }
+
+  app.post(
+    SESSION_PATH,
+    { config: { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } },
+    async (request, reply) => {
+      const parsed = signInBody.safeParse(request.body ?? {});
+      if (!parsed.success) throw AppError.badRequest(formatIssues(parsed.error));
+      const { tokens, user } = await callOperation(
+        deps.nc,
+        identity.login,
+        { body: parsed.data, clientIp: request.ip },
+        options(request),
+      );
+      keep(reply, tokens.refreshToken);
+      return success('signed in', { accessToken: tokens.accessToken, user });
+    },
+  );
+
+  app.post(
+    `${SESSION_PATH}/refresh`,
+    { config: { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } },
+    async (request, reply) => {
+      const refreshToken = request.cookies[COOKIE];
+      if (!refreshToken) throw AppError.unauthorized('no dashboard session');
+      try {
+        const { tokens } = await callOperation(
+          deps.nc,
+          identity.refreshTokens,
+          { body: { refreshToken } },
+          options(request),
+        );
+        keep(reply, tokens.refreshToken);
+        return success('session refreshed', { accessToken: tokens.accessToken });
+      } catch (err) {
+        if (err instanceof AppError && err.status === 401) drop(reply);
+        throw err;
+      }
+    },
+  );
+
+  app.delete(SESSION_PATH, async (request, reply) => {
+    const refreshToken = request.cookies[COOKIE];
+    drop(reply);
+    const caller = await deps.authenticate(request.headers.authorization, String(request.id));
+    await callOperation(
+      deps.nc,
+      identity.logout,
+      { partnerId: caller.partnerId, body: { refreshToken } },
+      options(request),
+    );
+    return success('signed out', {});
+  });
+}
