@@ -36,7 +36,9 @@ beforeAll(async () => {
     gateway: startGateway,
     env: {
       AUTH_RATE_LIMIT_MAX: '1000',
-      WEBHOOK_RETRY_SCHEDULE_MS: '0,50',
+      WEBHOOK_RETRY_BASE_MS: '20',
+      WEBHOOK_RETRY_MAX_MS: '50',
+      WEBHOOK_MAX_ATTEMPTS: '2',
       WEBHOOK_POLL_MS: '20',
       WEBHOOK_PARTNER_CACHE_MS: '0',
     },
