@@ -136,7 +136,7 @@ export const replaceBody = fc.oneof(hostileValue, fc.constantFrom(null, [], [{}]
     },
 );
 
-export const manyUsers = fc.tuple(fc.integer({ min: 500, max: 5_000 }), fc.boolean()).map(
+export const manyUsers = fc.tuple(fc.integer({ min: 500, max: 2_000 }), fc.boolean()).map(
   ([n, sameId]): Mutation =>
     (d) => {
       const users = (d.body as { users?: unknown[] } | undefined)?.users;
@@ -152,7 +152,7 @@ export const manyUsers = fc.tuple(fc.integer({ min: 500, max: 5_000 }), fc.boole
     },
 );
 
-export const bigUserData = fc.tuple(wideJson, fc.integer({ min: 1, max: 80 })).map(
+export const bigUserData = fc.tuple(wideJson, fc.integer({ min: 1, max: 40 })).map(
   ([data, copies]): Mutation =>
     (d) => {
       const users = (d.body as { users?: unknown[] } | undefined)?.users;

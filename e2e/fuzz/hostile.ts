@@ -145,7 +145,7 @@ export const deepJson: fc.Arbitrary<RawJson> = fc
 
 /** Many keys or items in one object or array. */
 export const wideJson: fc.Arbitrary<unknown> = fc
-  .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean())
+  .tuple(fc.integer({ min: 100, max: 5_000 }), fc.boolean())
   .map(([n, asArray]) =>
     asArray
       ? Array.from({ length: n }, (_, i) => i)

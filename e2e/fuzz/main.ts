@@ -15,6 +15,11 @@ console.log(`fuzz: seed ${seed} (replay with SEED=${seed})`);
 
 const fuzz = await startFuzzStack();
 const receiver = await startWebhookReceiver();
+// Ctrl-C still drops the run's databases and stream.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void Promise.allSettled([receiver.close(), fuzz.stack.stop()]).then(() => process.exit(130));
+  });
 let failed = true;
 try {
   const world = await buildWorld(fuzz.stack.api, receiver);
@@ -26,6 +31,7 @@ try {
     count,
     only,
     concurrency: Number(process.env.FUZZ_CONCURRENCY ?? 4),
+    onProgress: (sent) => console.log(`  ${sent} sent, ${((Date.now() - started) / 1000).toFixed(0)} s`),
   });
   console.log(formatReport(report));
   console.log(`  took ${((Date.now() - started) / 1000).toFixed(1)} s`);

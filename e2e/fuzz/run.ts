@@ -14,6 +14,8 @@ export interface FuzzOptions {
   concurrency?: number;
   /** Longer than the gateway's own request timeout: past it, the request hangs. */
   timeoutMs?: number;
+  /** Called after every 1,000th answer. */
+  onProgress?: (sent: number) => void;
 }
 
 export interface Failure {
@@ -84,6 +86,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       const draft = requestAt(arbitrary, opts.seed, index);
       const outcome = await send(opts.baseUrl, draft, timeoutMs);
       report.sent++;
+      if (report.sent % 1000 === 0) opts.onProgress?.(report.sent);
       const key = outcomeKey(outcome);
       report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
       const reason = violation(draft, outcome);
