@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { identity } from '@coin/contracts';
+import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIdentity } from '../src/service.ts';
+
+let svc: ServiceAlone;
+
+beforeAll(async () => {
+  svc = await startServiceAlone('identity', startIdentity);
+});
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const password = 'correct horse battery staple';
+
+async function registered() {
+  const email = `p-${randomUUID()}@example.com`;
+  const partner = await svc.call(identity.registerPartner, {
+    body: {
+      applicationName: 'Identity test',
+      redirectUrl: 'https://partner.example/r',
+      webRedirectUrl: 'https://partner.example/w',
+      mobileRedirectUrl: 'partner://cb',
+      email,
+      partnerName: 'Identity Test Ltd',
+      password,
+      confirmPassword: password,
+      userDetailsUrl: 'https://partner.example/users',
+    },
+  });
+  return { email, partnerId: partner.partnerId };
+}
+
+describe('identity over the bus', () => {
+  it('registers a partner once per e-mail and logs it in with its password only', async () => {
+    const { email, partnerId } = await registered();
+    const again = await svc.refusal(identity.registerPartner, {
+      body: {
+        applicationName: 'Again',
+        redirectUrl: 'https://partner.example/r',
+        webRedirectUrl: 'https://partner.example/w',
+        mobileRedirectUrl: 'partner://cb',
+        email,
+        partnerName: 'Again',
+        password,
+        confirmPassword: password,
+        userDetailsUrl: 'https://partner.example/users',
+      },
+    });
+    expect(again.status).toBe(409);
+    const wrong = await svc.refusal(identity.login, { body: { email, password: `${password}!` } });
+    expect(wrong.status).toBe(401);
+    const login = await svc.call(identity.login, { body: { email, password } });
+    expect(login.user.id).toBe(partnerId);
+    expect(login.tokens.accessToken.split('.')).toHaveLength(3);
+  });
+
+  it('rotates refresh tokens, and a spent one revokes its whole family', async () => {
+    const { email } = await registered();
+    const { tokens } = await svc.call(identity.login, { body: { email, password } });
+    const next = await svc.call(identity.refreshTokens, { body: { refreshToken: tokens.refreshToken } });
+    expect(next.tokens.refreshToken).not.toBe(tokens.refreshToken);
+    const reuse = await svc.refusal(identity.refreshTokens, { body: { refreshToken: tokens.refreshToken } });
+    expect(reuse.status).toBe(401);
+    const descendant = await svc.refusal(identity.refreshTokens, {
+      body: { refreshToken: next.tokens.refreshToken },
+    });
+    expect(descendant.status).toBe(401);
+  });
+
+  it('resolves a secret API key to its partner until it is revoked, and never lists the secret', async () => {
+    const { partnerId } = await registered();
+    const created = await svc.call(identity.createApiKey, { partnerId, body: { name: 'ci' } });
+    expect(created.key.startsWith('ck_live_')).toBe(true);
+    expect(await svc.call(identity.verifyApiKey, { body: { key: created.key } })).toEqual({
+      partnerId,
+      keyId: created.id,
+    });
+    const listed = await svc.call(identity.listApiKeys, { partnerId });
+    expect(listed.data.map((k) => k.id)).toEqual([created.id]);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    const foreign = await svc.refusal(identity.revokeApiKey, {
+      partnerId: randomUUID(),
+      params: { id: created.id },
+    });
+    expect(foreign.status).toBe(404);
+    await svc.call(identity.revokeApiKey, { partnerId, params: { id: created.id } });
+    const revoked = await svc.refusal(identity.verifyApiKey, { body: { key: created.key } });
+    expect(revoked.status).toBe(401);
+  });
+
+  it('gives other services the webhook URL and signing secret it set, rotated on request', async () => {
+    const { partnerId } = await registered();
+    expect(await svc.call(identity.getPartner, { partnerId, body: {} })).toMatchObject({
+      webhookUrl: null,
+      webhookSecret: null,
+    });
+    const set = await svc.call(identity.setWebhook, {
+      partnerId,
+      body: { url: 'https://partner.example/hooks', rotateSecret: false },
+    });
+    expect(set.secret).toMatch(/^whsec_/);
+    expect(await svc.call(identity.getPartner, { partnerId, body: {} })).toMatchObject({
+      webhookUrl: 'https://partner.example/hooks',
+      webhookSecret: set.secret,
+    });
+    const kept = await svc.call(identity.setWebhook, {
+      partnerId,
+      body: { url: 'https://partner.example/h2', rotateSecret: false },
+    });
+    expect(kept.secret).toBe(set.secret);
+    const rotated = await svc.call(identity.setWebhook, {
+      partnerId,
+      body: { url: 'https://partner.example/h2', rotateSecret: true },
+    });
+    expect(rotated.secret).not.toBe(set.secret);
+  });
+
+  it('refuses a partner operation without a partner', async () => {
+    const missing = await svc.refusal(identity.listApiKeys, {} as never);
+    expect(missing.status).toBe(401);
+  });
+});
