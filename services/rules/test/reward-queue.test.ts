@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { onboarding, rules, wallet } from '@coin/contracts';
+import { AppError } from '@coin/errors';
+import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRules } from '../src/service.ts';
+
+// Rules alone with stand-ins: onboarding knows every user; the wallet is down until `walletUp`.
+let svc: ServiceAlone;
+let walletUp = false;
+const paid: string[] = [];
+const PARKED_COMMAND = fileURLToPath(new URL('../src/tools/parked.ts', import.meta.url));
+
+beforeAll(async () => {
+  svc = await startServiceAlone('rules', startRules, {
+    REWARD_RETRY_POLL_MS: '20',
+    REWARD_RETRY_BASE_MS: '20',
+    REWARD_RETRY_MAX_MS: '40',
+    REWARD_MAX_ATTEMPTS: '3',
+    RULES_CALL_TIMEOUT_MS: '500',
+  });
+  svc.standIn(onboarding.getUser, async ({ body }) => {
+    const at = new Date().toISOString();
+    return {
+      id: randomUUID(),
+      userId: body.userId,
+      userData: {},
+      tierId: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  svc.standIn(wallet.transferToUser, async ({ partnerId, body }) => {
+    if (!walletUp) throw AppError.unavailable('wallet is down');
+    paid.push(body.userId);
+    const at = new Date().toISOString();
+    const party = (id: string) => ({
+      id,
+      fullname_businessName: 'x',
+      email: 'x@example.com',
+      tag: null,
+      userId: id,
+    });
+    return {
+      isExisting: false,
+      coinsLedger: {
+        id: randomUUID(),
+        userId: body.userId,
+        debitOrCredit: 'CR' as const,
+        coins: body.coins,
+        claimed: false,
+        transactionType: 'transfer',
+        narration: body.narration ?? '',
+        from: party(partnerId),
+        to: party(body.userId),
+        plan: {},
+        paidWithGiftCard: false,
+        giftCardLedger: {},
+        laas: true,
+        charge: 0,
+        refunded: false,
+        createdAt: at,
+        updatedAt: at,
+        reversed: false,
+        status: 'Success' as const,
+        token: null,
+      },
+    };
+  });
+});
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+/** `npm run parked -w @coin/rules -- …`, against this test's database and namespace. */
+async function parkedCommand(...args: string[]): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, [PARKED_COMMAND, ...args], {
+    env: { ...svc.env, LOG_LEVEL: 'silent' },
+  });
+  return stdout.split('\n').filter(Boolean);
+}
+
+async function participation(userId: string) {
+  const client = new pg.Client({ connectionString: svc.env.RULES_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT id, status, attempts, last_error, parked_at FROM participations WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('the reward-payment queue', () => {
+  it('retries a reward the wallet cannot pay, parks it after the last attempt, and pays it once replayed', async () => {
+    const partnerId = randomUUID();
+    const rule = await svc.call(rules.createRule, {
+      partnerId,
+      body: {
+        name: `r_${randomUUID().slice(0, 8)}`,
+        coinValue: '5',
+        maxNumberOfParticipant: '10',
+        condition: '',
+      },
+    });
+    const userId = randomUUID();
+    const refused = await svc.refusal(rules.rewardUser, { partnerId, body: { userId, ruleName: rule.name } });
+    expect(refused.status).toBe(503);
+    expect(refused.details.error).toMatch(/pending and will be paid automatically/);
+
+    const parked = await until(async () => {
+      const p = await participation(userId);
+      return p?.parked_at ? p : undefined;
+    });
+    expect(parked).toMatchObject({
+      status: 'pending',
+      attempts: 3,
+      last_error: expect.stringMatching(/wallet is down/),
+    });
+
+    const listed = (await parkedCommand('list', 'reward-payment')).map((l) => JSON.parse(l));
+    expect(listed).toEqual([
+      expect.objectContaining({ queue: 'reward-payment', id: parked.id, attempts: 3 }),
+    ]);
+
+    walletUp = true;
+    expect(await parkedCommand('replay', 'reward-payment', parked.id)).toEqual([
+      `1 reward-payment job(s) replayed: ${parked.id}`,
+    ]);
+    await until(async () => ((await participation(userId))?.status === 'paid' ? true : undefined));
+    expect(paid.filter((u) => u === userId)).toHaveLength(1);
+    expect(await parkedCommand('list')).toEqual([]);
+  });
+});
