@@ -27,7 +27,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  svc = await startServiceAlone('webhooks', startWebhooks, { WEBHOOK_RETRY_SCHEDULE_MS: '0,100,200' });
+  svc = await startServiceAlone('webhooks', startWebhooks, {
+    WEBHOOK_RETRY_BASE_MS: '100',
+    WEBHOOK_RETRY_MAX_MS: '200',
+    WEBHOOK_MAX_ATTEMPTS: '3',
+  });
   svc.standIn(identity.getPartner, async ({ partnerId }) => ({
     partnerId,
     applicationName: 'Hooks test',
