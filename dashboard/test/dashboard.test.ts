@@ -40,7 +40,6 @@ beforeAll(async () => {
       WEBHOOK_RETRY_MAX_MS: '50',
       WEBHOOK_MAX_ATTEMPTS: '2',
       WEBHOOK_POLL_MS: '20',
-      WEBHOOK_PARTNER_CACHE_MS: '0',
     },
   });
   receiver = createServer((req, res) => {

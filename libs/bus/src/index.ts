@@ -1,3 +1,4 @@
+export { broadcast, onBroadcast } from './broadcast.ts';
 export { connectBus, type NatsConnection } from './connection.ts';
 export { pingService, type ServiceInstance } from './discovery.ts';
 export { type BusNames, namesOf } from './namespace.ts';

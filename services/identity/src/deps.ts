@@ -1,3 +1,4 @@
+import type { NatsConnection } from '@coin/bus';
 import type { Database } from '@coin/db';
 import type { IdentityConfig } from './config.ts';
 import type { MailRelay } from './mail/mail-relay.ts';
@@ -5,6 +6,7 @@ import type { TokenSigner } from './security/token-signer.ts';
 
 export interface IdentityDeps {
   orm: Database;
+  nc: NatsConnection;
   config: IdentityConfig;
   signer: TokenSigner;
   mail: MailRelay;

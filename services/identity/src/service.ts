@@ -25,7 +25,7 @@ import { loadTokenSigner } from './security/token-signer.ts';
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
   return startService(identityConfig(env), {
     description: 'partners, tokens, API keys and account users',
-    async start({ config, orm, log, background }) {
+    async start({ config, orm, nc, log, background }) {
       const signer = await loadTokenSigner(orm);
       const mail = background(
         startMailRelay({
@@ -41,7 +41,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         }),
         'mail relay',
       );
-      const deps: IdentityDeps = { orm, config, signer, mail };
+      const deps: IdentityDeps = { orm, nc, config, signer, mail };
       return [
         registerPartnerHandler(deps),
         loginHandler(deps),

@@ -1,5 +1,5 @@
-import { handle } from '@coin/bus';
-import { identity } from '@coin/contracts';
+import { broadcast, handle } from '@coin/bus';
+import { identity, partnerEndpointChanged } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { urlRefusal } from '@coin/outbound';
 import type { IdentityDeps } from '../deps.ts';
@@ -13,6 +13,8 @@ export function setWebhookHandler(deps: IdentityDeps) {
     if (refusal) throw AppError.badRequest(`url ${refusal}`);
     const set = await setWebhook(deps.orm.em, partnerId, body.url, newWebhookSecret(), body.rotateSecret);
     if (!set) throw AppError.notFound('partner not found');
+    // Webhooks replicas drop their cached URL and secret: the next attempt (a retry) uses these.
+    broadcast(deps.nc, partnerEndpointChanged.subject, partnerEndpointChanged.schema, { partnerId });
     return set;
   });
 }

@@ -47,7 +47,8 @@ export function startDispatcher(deps: {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     connections: config.WEBHOOK_CONCURRENCY,
   });
-  const endpointOf = partnerEndpoints(deps.nc, config.WEBHOOK_PARTNER_CACHE_MS, config.REQUEST_TIMEOUT_MS);
+  const endpoints = partnerEndpoints(deps.nc, config.WEBHOOK_PARTNER_CACHE_MS, config.REQUEST_TIMEOUT_MS);
+  const endpointOf = endpoints.endpointOf;
   const failure = (url: string | null, error: string): Outcome => ({
     url,
     statusCode: null,
@@ -127,6 +128,7 @@ export function startDispatcher(deps: {
   return {
     notify: worker.notify,
     async stop() {
+      endpoints.stop();
       await worker.stop();
       await http.close();
     },

@@ -1,5 +1,5 @@
-import { callOperation, type NatsConnection } from '@coin/bus';
-import { identity } from '@coin/contracts';
+import { callOperation, type NatsConnection, onBroadcast } from '@coin/bus';
+import { identity, partnerEndpointChanged } from '@coin/contracts';
 import { LRUCache } from 'lru-cache';
 
 export interface Endpoint {
@@ -12,8 +12,10 @@ const MAX_PARTNERS = 10_000;
 
 /**
  * The partner's webhook URL and secret, asked of identity (their only owner) at dispatch and kept
- * for a short while: a new URL or a rotated secret applies within `cacheMs`, and no copy of the
- * secret has to be kept in step here. Deliveries to one partner that miss together ask once.
+ * for a short while; no copy of the secret has to be kept in step here. Deliveries to one partner
+ * that miss together ask once. Identity's hint that a partner changed them drops the entry on every
+ * replica at once, so the next attempt (a retry right after fixing a URL) uses the new ones; a hint
+ * missed while disconnected still expires with `cacheMs`.
  */
 export function partnerEndpoints(nc: NatsConnection, cacheMs: number, timeoutMs: number) {
   const cache = new LRUCache<string, Endpoint>({
@@ -25,7 +27,16 @@ export function partnerEndpoints(nc: NatsConnection, cacheMs: number, timeoutMs:
       return { url: partner.webhookUrl, secret: partner.webhookSecret };
     },
   });
-  return async function endpointOf(partnerId: string): Promise<Endpoint> {
-    return (await cache.fetch(partnerId))!;
+  const hints = onBroadcast(
+    nc,
+    partnerEndpointChanged.subject,
+    partnerEndpointChanged.schema,
+    ({ partnerId }) => cache.delete(partnerId),
+  );
+  return {
+    async endpointOf(partnerId: string): Promise<Endpoint> {
+      return (await cache.fetch(partnerId))!;
+    },
+    stop: () => hints.stop(),
   };
 }
