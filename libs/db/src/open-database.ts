@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ensureDatabase } from './create-database.ts';
 import { databaseFailure } from './database-errors.ts';
 import { watchPool } from './pool-metrics.ts';
+import { reclaimDeadConnections } from './reclaim-connections.ts';
 
 export interface OpenDatabaseOptions {
   url: string;
@@ -85,7 +86,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     driverOptions: {
       statement_timeout: opts.statementTimeoutMs ?? DEFAULTS.DB_STATEMENT_TIMEOUT_MS,
       connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULTS.DB_ACQUIRE_TIMEOUT_MS,
-      onPoolCreated: (pool: pg.Pool) => watchPool(service, pool, poolMax),
+      onPoolCreated: (pool: pg.Pool) => {
+        watchPool(service, pool, poolMax);
+        reclaimDeadConnections(pool);
+      },
     },
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },

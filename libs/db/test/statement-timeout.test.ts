@@ -1,5 +1,6 @@
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allowSlowStatements,
@@ -56,5 +57,28 @@ describe('statement timeout of a pool', () => {
       databaseFailure(Object.assign(new Error('duplicate key'), { code: '23505' }), 'x'),
     ).toBeUndefined();
     expect(databaseFailure('not an error', 'x')).toBeUndefined();
+  });
+});
+
+describe('a session Postgres ends in the middle of a transaction', () => {
+  it('gives its pooled connection back, so the pool does not shrink', async () => {
+    const admin = new pg.Client({ connectionString: dbs.env.DBTIMEOUTS_DATABASE_URL });
+    await admin.connect();
+    try {
+      const killed = await orm.em
+        .fork()
+        .transactional(async (tx) => {
+          const [{ pid }] = await tx.execute<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+          await tx.execute('SELECT 1');
+        })
+        .catch((e: unknown) => e);
+      expect(killed).toBeInstanceOf(Error);
+      // The pool has one connection: this waits for it, or fails after the acquire timeout.
+      const [row] = await orm.em.fork().execute<{ ok: number }[]>('SELECT 1 AS ok');
+      expect(row.ok).toBe(1);
+    } finally {
+      await admin.end();
+    }
   });
 });
