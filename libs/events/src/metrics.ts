@@ -22,44 +22,41 @@ async function collectEach<V>(
   );
 }
 
-const outboxBacklog = gauge({
-  name: 'coin_outbox_backlog_events',
-  help: 'Outbox rows not yet acknowledged by JetStream, by service',
-  labelNames: ['service'] as const,
-  async collect() {
-    await collectEach(
-      outboxes,
-      (service, b) => this.set({ service }, b.pending),
-      (service) => this.remove({ service }),
-    );
-  },
-});
+type OutboxReading = Awaited<ReturnType<Backlog>>;
 
-const outboxAge = gauge({
-  name: 'coin_outbox_oldest_age_seconds',
-  help: 'Age of the oldest unpublished outbox row (0 when empty), by service',
-  labelNames: ['service'] as const,
-  async collect() {
-    await collectEach(
-      outboxes,
-      (service, b) => this.set({ service }, b.oldestSeconds),
-      (service) => this.remove({ service }),
-    );
-  },
-});
+/** One gauge per part of an outbox's reading, all fed by the same query at a scrape. */
+function outboxGauge(name: string, help: string, part: (r: OutboxReading) => number) {
+  return gauge({
+    name,
+    help,
+    labelNames: ['service'] as const,
+    async collect() {
+      await collectEach(
+        outboxes,
+        (service, r) => this.set({ service }, part(r)),
+        (service) => this.remove({ service }),
+      );
+    },
+  });
+}
 
-const outboxParked = gauge({
-  name: 'coin_outbox_parked_events',
-  help: 'Outbox rows parked after their last try (listed and replayed by `npm run parked`), by service',
-  labelNames: ['service'] as const,
-  async collect() {
-    await collectEach(
-      outboxes,
-      (service, b) => this.set({ service }, b.parked),
-      (service) => this.remove({ service }),
-    );
-  },
-});
+const outboxGauges = [
+  outboxGauge(
+    'coin_outbox_backlog_events',
+    'Outbox rows not yet acknowledged by JetStream nor parked, by service',
+    (r) => r.pending,
+  ),
+  outboxGauge(
+    'coin_outbox_oldest_age_seconds',
+    'Age of the oldest of them (0 when none), by service',
+    (r) => r.oldestSeconds,
+  ),
+  outboxGauge(
+    'coin_outbox_parked_events',
+    'Outbox rows parked after their last try (listed and replayed by `npm run parked`), by service',
+    (r) => r.parked,
+  ),
+];
 
 export const outboxPublished = counter({
   name: 'coin_outbox_published_total',
@@ -72,9 +69,7 @@ export function watchOutbox(service: string, backlog: Backlog): () => void {
   outboxes.set(service, oneReadPerScrape(backlog));
   return () => {
     outboxes.delete(service);
-    outboxBacklog.remove({ service });
-    outboxAge.remove({ service });
-    outboxParked.remove({ service });
+    for (const g of outboxGauges) g.remove({ service });
   };
 }
 

@@ -19,41 +19,38 @@ async function collect(
   );
 }
 
-const backlog = gauge({
-  name: 'coin_job_backlog',
-  help: 'Jobs not finished and not parked, by service and queue',
-  labelNames: ['service', 'queue'] as const,
-  async collect() {
-    await collect(
-      (l, r) => this.set(l, r.pending),
-      (l) => this.remove(l),
-    );
-  },
-});
+/** One gauge per part of a queue's reading, all fed by the same query at a scrape. */
+function readingGauge(name: string, help: string, part: (r: QueueReading) => number) {
+  return gauge({
+    name,
+    help,
+    labelNames: ['service', 'queue'] as const,
+    async collect() {
+      await collect(
+        (l, r) => this.set(l, part(r)),
+        (l) => this.remove(l),
+      );
+    },
+  });
+}
 
-const oldest = gauge({
-  name: 'coin_job_oldest_age_seconds',
-  help: 'Age of the oldest job not finished and not parked (0 when none), by service and queue',
-  labelNames: ['service', 'queue'] as const,
-  async collect() {
-    await collect(
-      (l, r) => this.set(l, r.oldestSeconds),
-      (l) => this.remove(l),
-    );
-  },
-});
-
-const parked = gauge({
-  name: 'coin_job_parked',
-  help: 'Jobs parked after their last attempt (listed and replayed by `npm run parked`), by service and queue',
-  labelNames: ['service', 'queue'] as const,
-  async collect() {
-    await collect(
-      (l, r) => this.set(l, r.parked),
-      (l) => this.remove(l),
-    );
-  },
-});
+const gauges = [
+  readingGauge(
+    'coin_job_backlog',
+    'Jobs not finished and not parked, by service and queue',
+    (r) => r.pending,
+  ),
+  readingGauge(
+    'coin_job_oldest_age_seconds',
+    'Age of the oldest job not finished and not parked (0 when none), by service and queue',
+    (r) => r.oldestSeconds,
+  ),
+  readingGauge(
+    'coin_job_parked',
+    'Jobs parked after their last attempt (listed and replayed by `npm run parked`), by service and queue',
+    (r) => r.parked,
+  ),
+];
 
 export const jobRuns = counter({
   name: 'coin_job_runs_total',
@@ -67,6 +64,6 @@ export function watchQueue(service: string, queue: string, read: () => Promise<Q
   queues.set(key, { service, queue, read: oneReadPerScrape(read) });
   return () => {
     queues.delete(key);
-    for (const g of [backlog, oldest, parked]) g.remove({ service, queue });
+    for (const g of gauges) g.remove({ service, queue });
   };
 }
