@@ -2,10 +2,12 @@ import { PartnersAndTokens } from './0001-partners-and-tokens.ts';
 import { AccountUsers } from './0002-account-users.ts';
 import { OnePartnerId } from './0003-one-partner-id.ts';
 import { MailJobs } from './0004-mail-jobs.ts';
+import { LoginLockLevel } from './0005-login-lock-level.ts';
 
 export const identityMigrations = [
   { name: '0001-partners-and-tokens', class: PartnersAndTokens },
   { name: '0002-account-users', class: AccountUsers },
   { name: '0003-one-partner-id', class: OnePartnerId },
   { name: '0004-mail-jobs', class: MailJobs },
+  { name: '0005-login-lock-level', class: LoginLockLevel },
 ];

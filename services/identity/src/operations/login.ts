@@ -4,32 +4,34 @@ import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
 import { findPartnerByEmail } from '../partners/partner-store.ts';
-import { clearLoginFailures, loginFailures, recordLoginFailure } from '../security/login-failures.ts';
+import { admitLoginAttempt, clearLoginFailures } from '../security/login-failures.ts';
 import { DUMMY_HASH, verifyPassword } from '../security/passwords.ts';
 import { issueTokens } from './issue-tokens.ts';
 
 /**
- * Failed logins are counted per e-mail in a sliding lock window; past the limit the account
- * answers 429 (with Retry-After) until the window ends, whatever the password.
+ * Every attempt is counted per e-mail before its password is checked (admitLoginAttempt), so at
+ * most LOGIN_MAX_FAILURES guesses are evaluated per window however many arrive at once; past it
+ * the account answers 429 with Retry-After, whatever the password, and each window that ends full
+ * doubles the next. A correct password clears the count.
  */
 export function loginHandler(deps: IdentityDeps) {
-  const { LOGIN_MAX_FAILURES: maxFailures, LOGIN_LOCK_SECONDS: lockSeconds } = deps.config;
+  const throttle = {
+    maxAttempts: deps.config.LOGIN_MAX_FAILURES,
+    lockSeconds: deps.config.LOGIN_LOCK_SECONDS,
+  };
 
   return handle(identity.login, async ({ body }) => {
     const em = deps.orm.em;
     const email = body.email.toLowerCase();
-    const state = await loginFailures(em, email, lockSeconds);
-    if (state && state.failures >= maxFailures && state.lockedFor > 0) {
-      throw AppError.rateLimited('too many failed logins for this account; try again later', state.lockedFor);
+    const retryAfter = await admitLoginAttempt(em, email, throttle);
+    if (retryAfter !== undefined) {
+      throw AppError.rateLimited('too many failed logins for this account; try again later', retryAfter);
     }
 
     const partner = await findPartnerByEmail(em, email);
     const ok = await verifyPassword(body.password, partner?.passwordHash ?? DUMMY_HASH);
-    if (!partner || !ok) {
-      await recordLoginFailure(em, email, lockSeconds);
-      throw AppError.unauthorized('email or password is incorrect');
-    }
-    if (state) await clearLoginFailures(em, email);
+    if (!partner || !ok) throw AppError.unauthorized('email or password is incorrect');
+    await clearLoginFailures(em, email);
 
     const tokens = await issueTokens(deps, em, partner.partnerId);
     return {
