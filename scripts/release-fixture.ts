@@ -104,7 +104,6 @@ const suffix = Date.now().toString(36);
 const urls = Object.fromEntries(SERVICES.map((s) => [s, `${base}/coin_fixture_${s}_${suffix}`]));
 const stack = await stackWith(SERVICES, {
   AUTH_RATE_LIMIT_MAX: '1000',
-  WEBHOOK_RETRY_SCHEDULE_MS: '0,600000',
   ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_DATABASE_URL`, urls[s]])),
 });
 const email = `release-${version}@fixture.example`;

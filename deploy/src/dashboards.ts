@@ -8,7 +8,10 @@ function sourceFiles(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-/** Every `coin_*` metric the code declares (`name: 'coin_…'` in a counter, gauge or histogram). */
+/**
+ * Every `coin_*` metric the code declares: a quoted `'coin_…'` in its sources, as a counter, gauge or
+ * histogram `name:` or as the name handed to a helper that declares one (readingGauge, outboxGauge).
+ */
 export function declaredMetrics(root: string): Set<string> {
   const names = new Set<string>();
   for (const top of ['libs', 'services']) {
@@ -20,7 +23,7 @@ export function declaredMetrics(root: string): Set<string> {
         continue;
       }
       for (const file of files)
-        for (const m of readFileSync(file, 'utf8').matchAll(/name: '(coin_[a-z0-9_]+)'/g)) names.add(m[1]);
+        for (const m of readFileSync(file, 'utf8').matchAll(/['"`](coin_[a-z0-9_]+)['"`]/g)) names.add(m[1]);
     }
   }
   return names;
