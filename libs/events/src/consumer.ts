@@ -1,94 +1,204 @@
 import { namesOf } from '@coin/bus';
-import type { EntityManager } from '@coin/db';
 import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { consumerDuration, consumerOutcomes, watchConsumer } from './metrics.ts';
+import type { z } from 'zod';
+import { consumerDuration, consumerOutcomes, watchConsumer, watchParked } from './metrics.ts';
+import { park, parkedCounts, REPLAY_FOR_HEADER } from './parked.ts';
+import { DEFAULT_RETRY, RetryClock, type RetryPolicy } from './retry-clock.ts';
 import { ensureEventsStream } from './stream.ts';
 
-export interface ConsumerOptions<T> {
+/** What a handler may know about the message besides its event; never the message itself. */
+export interface EventMeta {
+  subject: string;
+  /** Sequence in the events stream. */
+  seq: number;
+  /** 1 on the first delivery. */
+  deliveries: number;
+  publishedAt: Date;
+}
+
+interface CommonOptions<S extends z.ZodType> {
   nc: NatsConnection;
   log: Logger;
   /** Durable name: one per consuming service and purpose; replicas share it. */
   durable: string;
   subject: string;
-  handle: (event: T, msg: JsMsg) => Promise<void>;
-  maxDeliver?: number;
-  ackWaitMs?: number;
+  /** The event's contract: a payload it refuses is parked at once, unhandled. */
+  schema: S;
+  /** Handler runs (single events or batches) at once in this process. */
   concurrency?: number;
+  /** Redelivery of an event whose process died; a running handler keeps its events alive. */
+  ackWaitMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** The clock of the retry window (tests move it forward instead of waiting a day). */
+  now?: () => number;
 }
+
+export type ConsumerOptions<S extends z.ZodType> = CommonOptions<S> &
+  (
+    | { handle: (event: z.output<S>, meta: EventMeta) => Promise<void> }
+    | {
+        /** Up to `size` events at once, gathered for at most `lingerMs`; a redelivered event comes alone. */
+        batch: { size: number; lingerMs?: number };
+        handleBatch: (events: z.output<S>[], metas: EventMeta[]) => Promise<void>;
+      }
+  );
 
 export interface RunningConsumer {
   pending(): Promise<number>;
   stop(): Promise<void>;
 }
 
+interface Item<T> {
+  msg: JsMsg;
+  event: T;
+  meta: EventMeta;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
 /**
- * A durable pull consumer with explicit acks. A handler that throws gets the message again with a
- * growing delay; after `maxDeliver` attempts the message is parked (terminated and logged) instead
- * of blocking the stream for ever.
+ * The one consumer policy. A durable pull consumer with explicit acks and no delivery limit:
+ * - each payload is parsed with its contract; one that does not parse is parked at once;
+ * - a handler that throws gets its events again with jittered, capped backoff for `retry.forMs`
+ *   (24 hours) after their first delivery, and then they are parked;
+ * - parked events are stored in the PARKED stream (parked.ts), counted, listed and replayed by the
+ *   operator; nothing is dropped;
+ * - handlers run at most `concurrency` at a time and keep their messages in progress while they
+ *   run, so a long handler is never redelivered to another replica meanwhile.
  */
-export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<RunningConsumer> {
-  const jsm = await ensureEventsStream(opts.nc);
-  const maxDeliver = opts.maxDeliver ?? 10;
+export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S>): Promise<RunningConsumer> {
+  type T = z.output<S>;
+  const { nc, log, durable: label } = opts;
+  const jsm = await ensureEventsStream(nc);
   const ackWaitMs = opts.ackWaitMs ?? 30_000;
-  const names = namesOf(opts.nc);
+  const limit = opts.concurrency ?? 1;
+  const batchSize = 'batch' in opts ? opts.batch.size : 1;
+  const lingerMs = 'batch' in opts ? (opts.batch.lingerMs ?? 20) : 0;
+  const handleAll =
+    'batch' in opts
+      ? opts.handleBatch
+      : async (events: T[], metas: EventMeta[]) => opts.handle(events[0], metas[0]);
+  const clock = new RetryClock({ ...DEFAULT_RETRY, ...opts.retry }, opts.now ?? Date.now);
+  const names = namesOf(nc);
   const stream = names.stream;
-  const durable = names.durable(opts.durable);
-  await jsm.consumers.add(stream, {
+  const durable = names.durable(label);
+  const config = {
     durable_name: durable,
     filter_subject: names.event(opts.subject),
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: ackWaitMs * 1e6,
-    max_deliver: maxDeliver,
+    // Unlimited: the retry window decides when an event is parked (RetryClock).
+    max_deliver: -1,
+    // Events waiting out their backoff count as pending: room for a long outage's worth.
     max_ack_pending: 10_000,
-  });
-  const consumer = await jetstream(opts.nc).consumers.get(stream, durable);
-  const messages = await consumer.consume({ max_messages: Math.max(64, (opts.concurrency ?? 1) * 4) });
+  };
+  // A durable created by an earlier version keeps its name and gets this configuration.
+  await jsm.consumers.add(stream, config).catch(() => jsm.consumers.update(stream, durable, config));
+  const consumer = await jetstream(nc).consumers.get(stream, durable);
+  const messages = await consumer.consume({ max_messages: Math.max(64, limit * batchSize * 2) });
   const active = new Set<Promise<void>>();
-  const limit = opts.concurrency ?? 1;
+  let buffer: Item<T>[] = [];
+  let lingering: NodeJS.Timeout | undefined;
 
-  async function process(msg: JsMsg): Promise<void> {
-    const parent = extractTraceContext(msg.headers);
+  async function parkOne(msg: JsMsg, reason: string, err?: unknown): Promise<void> {
+    try {
+      await park(nc, label, msg, reason);
+      msg.term(reason.slice(0, 200));
+      consumerOutcomes.inc({ durable: label, outcome: 'parked' });
+      log.error({ err, subject: msg.subject, seq: msg.seq, reason }, 'event parked');
+    } catch (parkErr) {
+      log.error(
+        { err: parkErr, subject: msg.subject, seq: msg.seq },
+        'event could not be parked; will retry',
+      );
+      msg.nak(clock.backoff(msg.info.deliveryCount));
+    }
+  }
+
+  /** The event, or undefined when the message is not this consumer's to handle. */
+  async function admit(msg: JsMsg): Promise<Item<T> | undefined> {
+    const replayFor = msg.headers?.get(REPLAY_FOR_HEADER);
+    if (replayFor && replayFor !== label) {
+      msg.ack();
+      return undefined;
+    }
+    let parsed: z.ZodSafeParseResult<T>;
+    try {
+      parsed = opts.schema.safeParse(msg.json());
+    } catch (err) {
+      await parkOne(msg, `malformed: not JSON (${(err as Error).message})`);
+      return undefined;
+    }
+    if (!parsed.success) {
+      await parkOne(msg, `malformed: ${describeIssues(parsed.error)}`);
+      return undefined;
+    }
+    const meta: EventMeta = {
+      subject: msg.subject,
+      seq: msg.seq,
+      deliveries: msg.info.deliveryCount,
+      publishedAt: new Date(Math.floor(msg.info.timestampNanos / 1e6)),
+    };
+    return { msg, event: parsed.data, meta };
+  }
+
+  async function failed(items: Item<T>[], err: unknown): Promise<void> {
+    for (const { msg } of items) {
+      const decision = clock.failed(msg.seq, msg.info.deliveryCount);
+      if (decision.park) {
+        await parkOne(msg, `failed for ${opts.retry?.forMs ?? DEFAULT_RETRY.forMs} ms: ${String(err)}`, err);
+      } else {
+        consumerOutcomes.inc({ durable: label, outcome: 'retry' });
+        log.warn(
+          { err, subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount },
+          'event failed; will be redelivered',
+        );
+        msg.nak(decision.delayMs);
+      }
+    }
+  }
+
+  async function handleItems(items: Item<T>[]): Promise<void> {
+    const first = items[0].msg;
+    const parent = extractTraceContext(first.headers);
+    const attributes = {
+      'messaging.system': 'nats',
+      'messaging.destination.name': first.subject,
+      'messaging.consumer.group.name': label,
+      'messaging.batch.message_count': items.length,
+    };
     await context.with(parent, () =>
       tracer.startActiveSpan(
-        `${msg.subject} process`,
-        {
-          kind: SpanKind.CONSUMER,
-          attributes: {
-            'messaging.system': 'nats',
-            'messaging.destination.name': msg.subject,
-            'messaging.consumer.group.name': opts.durable,
-          },
-        },
+        `${first.subject} process`,
+        { kind: SpanKind.CONSUMER, attributes },
         async (span) => {
           const began = performance.now();
+          for (const { msg } of items) clock.tried(msg.seq);
+          const keepAlive = setInterval(() => {
+            for (const { msg } of items) msg.working();
+          }, ackWaitMs / 3);
           try {
-            await opts.handle(msg.json<T>(), msg);
-            msg.ack();
-            consumerOutcomes.inc({ durable: opts.durable, outcome: 'ack' });
+            await handleAll(
+              items.map((i) => i.event),
+              items.map((i) => i.meta),
+            );
+            for (const { msg } of items) {
+              msg.ack();
+              clock.done(msg.seq);
+            }
+            consumerOutcomes.inc({ durable: label, outcome: 'ack' }, items.length);
           } catch (err) {
             span.setStatus({ code: SpanStatusCode.ERROR });
-            const attempt = msg.info.deliveryCount;
-            const parked = attempt >= maxDeliver;
-            consumerOutcomes.inc({ durable: opts.durable, outcome: parked ? 'parked' : 'retry' });
-            if (parked) {
-              opts.log.error(
-                { err, subject: msg.subject, seq: msg.seq, attempt },
-                'event parked after max deliveries',
-              );
-              msg.term('parked after max deliveries');
-            } else {
-              opts.log.warn(
-                { err, subject: msg.subject, seq: msg.seq, attempt },
-                'event failed; will be redelivered',
-              );
-              msg.nak(Math.min(30_000, 100 * 2 ** attempt));
-            }
+            await failed(items, err);
           } finally {
-            consumerDuration.observe({ durable: opts.durable }, (performance.now() - began) / 1000);
+            clearInterval(keepAlive);
+            consumerDuration.observe({ durable: label }, (performance.now() - began) / 1000);
             span.end();
           }
         },
@@ -96,12 +206,36 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
     );
   }
 
+  async function run(items: Item<T>[]): Promise<void> {
+    if (items.length === 0) return;
+    // No await between the check and the add: two waiters cannot both take the last slot.
+    while (active.size >= limit) await Promise.race(active);
+    const p = handleItems(items).finally(() => active.delete(p));
+    active.add(p);
+  }
+
+  function flush(): Promise<void> {
+    clearTimeout(lingering);
+    lingering = undefined;
+    const items = buffer;
+    buffer = [];
+    return run(items);
+  }
+
   const loop = (async () => {
     for await (const msg of messages) {
-      const p = process(msg).finally(() => active.delete(p));
-      active.add(p);
-      if (active.size >= limit) await Promise.race(active);
+      const item = await admit(msg);
+      if (!item) continue;
+      // A redelivered event is tried alone, so one that keeps failing never holds back a batch.
+      if (batchSize === 1 || item.meta.deliveries > 1) {
+        await run([item]);
+        continue;
+      }
+      buffer.push(item);
+      if (buffer.length >= batchSize) await flush();
+      else lingering ??= setTimeout(() => void flush(), lingerMs);
     }
+    await flush();
     await Promise.allSettled([...active]);
   })();
 
@@ -109,35 +243,16 @@ export async function startConsumer<T>(opts: ConsumerOptions<T>): Promise<Runnin
     const info = await consumer.info();
     return info.num_pending + info.num_ack_pending;
   }
-  const unwatch = watchConsumer(opts.durable, pending);
+  const unwatch = watchConsumer(label, pending);
+  const unwatchParked = watchParked(label, async () => (await parkedCounts(nc)).get(label) ?? 0);
 
   return {
     pending,
     async stop() {
       unwatch();
+      unwatchParked();
       await messages.close();
       await loop;
     },
   };
-}
-
-/**
- * Runs `apply` in a transaction only if this consumer has not applied `eventId` before; the id is
- * recorded in the same transaction, so a redelivered event has no second effect.
- */
-export async function applyOnce(
-  em: EntityManager,
-  consumer: string,
-  eventId: string,
-  apply: (tx: EntityManager) => Promise<void>,
-): Promise<boolean> {
-  return em.transactional(async (tx) => {
-    const inserted = await tx.execute<{ event_id: string }[]>(
-      'INSERT INTO applied_events (consumer, event_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING event_id',
-      [consumer, eventId],
-    );
-    if (inserted.length === 0) return false;
-    await apply(tx);
-    return true;
-  });
 }

@@ -1,4 +1,5 @@
-export { applyOnce, type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
+export { applyOnce, applyOnceEach } from './apply-once.ts';
+export { type ConsumerOptions, type EventMeta, type RunningConsumer, startConsumer } from './consumer.ts';
 export {
   addToOutbox,
   type OutboxBacklog,
@@ -8,4 +9,6 @@ export {
   startOutboxRelay,
 } from './outbox.ts';
 export { OutboxMigration, outboxMigrations, outboxQueue } from './outbox-migration.ts';
+export { listParked, type ParkedEvent, parkedStreamName, replayParked } from './parked.ts';
+export type { RetryPolicy } from './retry-clock.ts';
 export { ensureEventsStream } from './stream.ts';

@@ -4,6 +4,7 @@ type Backlog = () => Promise<{ pending: number; oldestSeconds: number; parked: n
 
 const outboxes = new Map<string, Backlog>();
 const consumers = new Map<string, () => Promise<number>>();
+const parked = new Map<string, () => Promise<number>>();
 
 /** Asks every live source at scrape time; a source that cannot answer (database down) is left out. */
 async function collectEach<V>(
@@ -86,6 +87,19 @@ const consumerPending = gauge({
   },
 });
 
+const consumerParked = gauge({
+  name: 'coin_consumer_parked_events',
+  help: 'Events a durable JetStream consumer has parked and nobody has replayed yet, by durable',
+  labelNames: ['durable'] as const,
+  async collect() {
+    await collectEach(
+      parked,
+      (durable, n) => this.set({ durable }, n),
+      (durable) => this.remove({ durable }),
+    );
+  },
+});
+
 export const consumerOutcomes = counter({
   name: 'coin_consumer_events_total',
   help: 'Events handled by a consumer, by durable and outcome (ack, retry, parked)',
@@ -104,5 +118,14 @@ export function watchConsumer(durable: string, pending: () => Promise<number>): 
   return () => {
     consumers.delete(durable);
     consumerPending.remove({ durable });
+  };
+}
+
+/** Reports how many events a consumer has parked at every scrape until the returned function is called. */
+export function watchParked(durable: string, count: () => Promise<number>): () => void {
+  parked.set(durable, count);
+  return () => {
+    parked.delete(durable);
+    consumerParked.remove({ durable });
   };
 }

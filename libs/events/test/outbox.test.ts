@@ -6,6 +6,7 @@ import { createLogger, renderMetrics } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   addToOutbox,
   applyOnce,
@@ -56,11 +57,12 @@ describe('transactional outbox and consumers', () => {
   it('publishes what committed, never what rolled back, each event once, applied once', async () => {
     const received: string[] = [];
     const applied: string[] = [];
-    const consumer = await startConsumer<{ eventId: string; userId: string }>({
+    const consumer = await startConsumer({
       nc,
       log,
       durable: 'events-test',
       subject: 'events.test.happened',
+      schema: z.object({ eventId: z.string(), userId: z.string() }),
       handle: async (event) => {
         received.push(event.eventId);
         await applyOnce(orm.em.fork(), 'events-test', event.eventId, async (tx) => {

@@ -1,10 +1,9 @@
-import { startConsumer } from '@coin/events';
 import { startService } from '@coin/startup';
 import { BoardIndex } from './board-index.ts';
 import { leaderboardConfig } from './config.ts';
-import { rewardsConsumer } from './consumers/rewards.ts';
-import { transfersConsumer } from './consumers/transfers.ts';
-import { usersConsumer } from './consumers/users.ts';
+import { consumeRewards } from './consumers/rewards.ts';
+import { consumeTransfers } from './consumers/transfers.ts';
+import { consumeUsers } from './consumers/users.ts';
 import type { LeaderboardDeps } from './deps.ts';
 import { leaderboardMigrations } from './migrations/index.ts';
 import { coinLeaderboardHandler } from './operations/coin-leaderboard.ts';
@@ -24,8 +23,9 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
         (err) => log.warn({ err }, 'leaderboard index rebuild at start failed; boards served from Postgres'),
       );
       background({ stop: () => rebuilding.then(() => index.idle()) }, 'board index');
-      for (const consumer of [usersConsumer(deps), transfersConsumer(deps), rewardsConsumer(deps)])
-        background(await startConsumer({ ...consumer, nc, log }), consumer.durable);
+      background(await consumeUsers(deps), 'users consumer');
+      background(await consumeTransfers(deps), 'transfers consumer');
+      background(await consumeRewards(deps), 'rewards consumer');
       return [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()];
     },
     database: { migrations: leaderboardMigrations },

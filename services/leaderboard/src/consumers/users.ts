@@ -1,26 +1,53 @@
-import { EVENT_SUBJECTS, usersOnboardedEvent } from '@coin/contracts';
-import { applyOnce, type ConsumerOptions } from '@coin/events';
+import {
+  EVENT_SUBJECTS,
+  type onboarding,
+  type UsersOnboardedEvent,
+  usersOnboardedEvent,
+} from '@coin/contracts';
+import { applyOnceEach, type RunningConsumer, startConsumer } from '@coin/events';
 import type { LeaderboardDeps } from '../deps.ts';
 import { saveUsers } from '../users.ts';
-import { dropMalformed, RETRY_DELIVERIES } from './malformed.ts';
+
+type StoredUser = onboarding.StoredUser;
 
 const DURABLE = 'leaderboard-users';
 
+/** Events stored in one transaction: a large onboarding request's many events cost few commits. */
+const BATCH = 32;
+
+/**
+ * The users of several events by partner, one copy per user (the newest): one upsert statement
+ * may not touch a row twice.
+ */
+function latestUsers(events: readonly UsersOnboardedEvent[]): Map<string, Map<string, StoredUser>> {
+  const byPartner = new Map<string, Map<string, StoredUser>>();
+  for (const event of events) {
+    const users = byPartner.get(event.partnerId) ?? new Map<string, StoredUser>();
+    byPartner.set(event.partnerId, users);
+    for (const user of event.users) {
+      const seen = users.get(user.userId);
+      if (!seen || seen.updatedAt <= user.updatedAt) users.set(user.userId, user);
+    }
+  }
+  return byPartner;
+}
+
 /** Keeps the stored users of onboarding that the points board shows (see users.ts). */
-export function usersConsumer(deps: LeaderboardDeps): Omit<ConsumerOptions<unknown>, 'nc' | 'log'> {
-  return {
+export function consumeUsers(deps: LeaderboardDeps): Promise<RunningConsumer> {
+  return startConsumer({
+    nc: deps.nc,
+    log: deps.log,
     durable: DURABLE,
     subject: EVENT_SUBJECTS.usersOnboarded,
+    schema: usersOnboardedEvent,
     concurrency: deps.config.LEADERBOARD_CONCURRENCY,
-    maxDeliver: RETRY_DELIVERIES,
     ackWaitMs: deps.config.LEADERBOARD_ACK_WAIT_MS,
-    handle: async (raw, msg) => {
-      const parsed = usersOnboardedEvent.safeParse(raw);
-      if (!parsed.success) return dropMalformed(deps.log, msg, parsed.error);
-      const event = parsed.data;
-      await applyOnce(deps.orm.em.fork(), DURABLE, event.eventId, async (tx) => {
-        await saveUsers(tx, event.partnerId, event.users);
+    batch: { size: BATCH },
+    handleBatch: async (events) => {
+      await applyOnceEach(deps.orm.em.fork(), DURABLE, events, async (tx, fresh) => {
+        for (const [partnerId, users] of latestUsers(fresh))
+          await saveUsers(tx, partnerId, [...users.values()]);
       });
     },
-  };
+  });
 }

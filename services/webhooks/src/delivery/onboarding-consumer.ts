@@ -46,7 +46,9 @@ async function allFailures(
 
 /**
  * Turns each processed onboarding request into one stored USER_ONBOARDING delivery, recorded with
- * the event's id in the same transaction: a redelivered event creates no second delivery.
+ * the event's id in the same transaction: a redelivered event creates no second delivery. While
+ * this service's database or onboarding is down the event is retried (libs/events' policy: a day),
+ * so an outage delays webhooks and loses none.
  */
 export function consumeOnboardingEvents(deps: {
   orm: Database;
@@ -56,14 +58,14 @@ export function consumeOnboardingEvents(deps: {
   onStored: () => void;
 }): Promise<RunningConsumer> {
   const { orm, nc, config } = deps;
-  return startConsumer<unknown>({
+  return startConsumer({
     nc,
     log: deps.log,
     durable: ONBOARDING_CONSUMER,
     subject: EVENT_SUBJECTS.onboardingProcessed,
+    schema: onboardingProcessedEvent,
     concurrency: 4,
-    async handle(raw) {
-      const event = onboardingProcessedEvent.parse(raw);
+    async handle(event) {
       const failed = await allFailures(nc, event, config.REQUEST_TIMEOUT_MS);
       const body = JSON.stringify({
         event: event.event,

@@ -1,0 +1,47 @@
+import { boundQuery, type EntityManager } from '@coin/db';
+
+/**
+ * Runs `apply` in a transaction only if this consumer has not applied `eventId` before; the id is
+ * recorded in the same transaction, so a redelivered event has no second effect.
+ */
+export async function applyOnce(
+  em: EntityManager,
+  consumer: string,
+  eventId: string,
+  apply: (tx: EntityManager) => Promise<void>,
+): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const inserted = await boundQuery<{ event_id: string }>(
+      tx,
+      'INSERT INTO applied_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
+      [consumer, eventId],
+    );
+    if (inserted.length === 0) return false;
+    await apply(tx);
+    return true;
+  });
+}
+
+/**
+ * The batch form of `applyOnce`: one transaction records every id and runs `apply` with the
+ * events not applied before (possibly none), so a batch costs one round of statements.
+ */
+export async function applyOnceEach<T extends { eventId: string }>(
+  em: EntityManager,
+  consumer: string,
+  events: readonly T[],
+  apply: (tx: EntityManager, fresh: T[]) => Promise<void>,
+): Promise<T[]> {
+  return em.transactional(async (tx) => {
+    const inserted = await boundQuery<{ event_id: string }>(
+      tx,
+      `INSERT INTO applied_events (consumer, event_id) SELECT $1, unnest($2::text[])
+       ON CONFLICT DO NOTHING RETURNING event_id`,
+      [consumer, events.map((e) => e.eventId)],
+    );
+    const ids = new Set(inserted.map((r) => r.event_id));
+    const fresh = events.filter((e) => ids.has(e.eventId));
+    if (fresh.length > 0) await apply(tx, fresh);
+    return fresh;
+  });
+}
