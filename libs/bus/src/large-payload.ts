@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { type NatsConnection, nuid } from '@nats-io/transport-node';
 
-/** Set on a request whose body waits in the payload stream: `<id>:<seq>,<seq>,…`. */
+/** Set on a request or reply whose body waits in the payload stream: `<id>:<seq>,<seq>,…`. */
 export const PAYLOAD_REF_HEADER = 'Payload-Ref';
 
 const STREAM = 'BUS_PAYLOADS';
@@ -41,9 +41,10 @@ function maxPayload(nc: NatsConnection): number {
 }
 
 /**
- * A request larger than the server's max_payload (1 MB by default; a 100,000-user onboarding call
- * is about 13 MB) travels in chunks through a memory JetStream stream, and the request message
- * carries only their sequence numbers. Plain chunks, not the object store: its digest, computed in
+ * A request or reply larger than the server's max_payload (1 MB by default; a 100,000-user
+ * onboarding call is about 13 MB, a points-leaderboard page of users with large userData a few MB)
+ * travels in chunks through a memory JetStream stream, and the message itself carries only their
+ * sequence numbers. Plain chunks, not the object store: its digest, computed in
  * JavaScript, doubled the time of a large call.
  */
 export function needsOffload(nc: NatsConnection, data: Uint8Array): boolean {

@@ -3,7 +3,7 @@ import { AppError } from '@coin/errors';
 import { injectTraceContext, tracer } from '@coin/telemetry';
 import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { needsOffload, offload, PAYLOAD_REF_HEADER } from './large-payload.ts';
+import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { requestDuration, requestFailures } from './metrics.ts';
 import { namesOf } from './namespace.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, replyError } from './wire.ts';
@@ -78,7 +78,8 @@ export async function callOperation<O extends Operation>(
         }
         const remote = replyError(reply);
         if (remote) throw remote;
-        return decodeJson(reply.data) as ResponseOf<O>;
+        const ref = reply.headers?.get(PAYLOAD_REF_HEADER);
+        return decodeJson(ref ? await takeOffloaded(nc, ref) : reply.data) as ResponseOf<O>;
       } catch (err) {
         const appErr = err instanceof AppError ? err : toAppError(err, op);
         status = appErr.status;

@@ -3,7 +3,7 @@ import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
+import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
 import { namesOf } from './namespace.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
@@ -119,6 +119,10 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
             const request = validate(bound.op, decodeJson(data));
             const result = await around(() => bound.run(request, { requestId, log }));
             payload = encodeJson(result);
+            if (needsOffload(nc, payload)) {
+              h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
+              payload = new Uint8Array(0);
+            }
           } catch (err) {
             let appErr: AppError;
             if (err instanceof AppError) {

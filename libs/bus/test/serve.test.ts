@@ -31,6 +31,11 @@ const fail = defineOperation({
   name: 'fail',
   schemas: { body: z.object({}), response: z.object({}) },
 });
+const grow = defineOperation({
+  service,
+  name: 'grow',
+  schemas: { body: z.object({ bytes: z.number().int() }), response: z.object({ text: z.string() }) },
+});
 const crash = defineOperation({
   service,
   name: 'crash',
@@ -53,6 +58,7 @@ beforeAll(async () => {
     handlers: [
       handle(echo, async ({ body }) => ({ text: body.text })),
       handle(whoAmI, async ({ partnerId }) => ({ partnerId })),
+      handle(grow, async ({ body }) => ({ text: 'x'.repeat(body.bytes) })),
       handle(fail, async () => {
         throw AppError.unprocessable('SOMETHING', 'it cannot be done');
       }),
@@ -75,6 +81,14 @@ describe('bus request-reply', () => {
     expect(await callOperation(nc, echo, { body: { text: 'hi' } }, { timeoutMs: 2000 })).toEqual({
       text: 'hi',
     });
+  });
+
+  it('carries a reply larger than the server payload limit, as large requests are carried', async () => {
+    const limit = nc.info?.max_payload ?? 1024 * 1024;
+    const reply = await callOperation(nc, grow, { body: { bytes: 3 * limit } }, { timeoutMs: 5000 });
+    expect(reply.text).toHaveLength(3 * limit);
+    const text = 'ü'.repeat(limit);
+    expect(await callOperation(nc, echo, { body: { text } }, { timeoutMs: 5000 })).toEqual({ text });
   });
 
   it('validates at the service edge', async () => {

@@ -47,7 +47,16 @@ export const ruleRewardedEvent = z.object({
 });
 export type RuleRewardedEvent = z.infer<typeof ruleRewardedEvent>;
 
-/** Users stored by one onboarding request: one event per stored chunk of at most 500 users. */
+/**
+ * Every event's JSON payload stays under this many bytes, far below NATS's 1 MB message limit, so
+ * no event can be refused by the server and hold back the outbox rows behind it.
+ */
+export const MAX_EVENT_BYTES = 256 * 1024;
+
+/**
+ * Users stored by one onboarding request, split by size: at most 500 users and MAX_EVENT_BYTES per
+ * event (a user's userData is at most 16 KB, so every user fits).
+ */
 export const USERS_PER_ONBOARDED_EVENT = 500;
 
 export const usersOnboardedEvent = z.object({

@@ -47,7 +47,13 @@ function fresh(): { subject: string; durable: string } {
   return { subject: `events.test.t${id}`, durable: `test-${id}` };
 }
 
-async function consume(opts: Omit<ConsumerOptions<typeof schema>, 'nc' | 'log' | 'schema'>) {
+type TestOptions = ConsumerOptions<typeof schema> extends infer U
+  ? U extends unknown
+    ? Omit<U, 'nc' | 'log' | 'schema'>
+    : never
+  : never;
+
+async function consume(opts: TestOptions) {
   const c = await startConsumer({ nc, log, schema, ...opts } as ConsumerOptions<typeof schema>);
   running.push(c);
   return c;

@@ -3,11 +3,10 @@ import {
   MAX_FAILURES_IN_EVENT,
   type OnboardingProcessedEvent,
   type onboarding,
-  USERS_PER_ONBOARDED_EVENT,
-  type UsersOnboardedEvent,
 } from '@coin/contracts';
 import { boundQuery, type EntityManager } from '@coin/db';
 import { addToOutbox } from '@coin/events';
+import { usersOnboardedEvents } from './onboarded-events.ts';
 import { storedUser, USER_COLUMNS, type UserRow } from './stored-user.ts';
 
 type OnboardUser = onboarding.OnboardUser;
@@ -125,14 +124,8 @@ export async function processChunk(
       [request.id, JSON.stringify(failures)],
     );
   }
-  for (let i = 0; i < inserted.length; i += USERS_PER_ONBOARDED_EVENT) {
-    const event: Omit<UsersOnboardedEvent, 'eventId'> = {
-      partnerId: request.partnerId,
-      requestId: request.id,
-      users: inserted.slice(i, i + USERS_PER_ONBOARDED_EVENT).map(storedUser),
-    };
+  for (const event of usersOnboardedEvents(request.partnerId, request.id, inserted.map(storedUser)))
     await addToOutbox(tx, { subject: EVENT_SUBJECTS.usersOnboarded, payload: event });
-  }
   const done = end === users.length;
   await boundQuery(
     tx,
