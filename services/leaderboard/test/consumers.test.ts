@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { callOperation, connectBus, type NatsConnection } from '@coin/bus';
+import { EVENT_SUBJECTS, leaderboard } from '@coin/contracts';
+import { listParked, type ParkedEvent, parkedStreamName, qualifiedSubject } from '@coin/events';
+import { databaseOutage, type Stack, startStack } from '@coin/testing';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLeaderboard } from '../src/index.ts';
+
+/**
+ * The leaderboard's three consumers, fed straight from the events stream (what wallet, rules and
+ * onboarding publish), observed through the service's own bus operations.
+ */
+
+let stack: Stack;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  stack = await startStack({ services: { leaderboard: startLeaderboard } });
+  nc = await connectBus(stack.env.NATS_URL!, 'leaderboard-consumers-test');
+});
+
+afterAll(async () => {
+  await (await jetstreamManager(nc)).streams.delete(parkedStreamName()).catch(() => undefined);
+  await nc?.close();
+  await stack?.stop();
+});
+
+async function publish(subject: string, payload: Record<string, unknown>): Promise<void> {
+  await jetstream(nc).publish(qualifiedSubject(subject), JSON.stringify(payload), { msgID: randomUUID() });
+}
+
+function credit(partnerId: string, userId: string, coins: string, eventId = randomUUID()) {
+  return {
+    eventId,
+    partnerId,
+    ledgerEntryId: randomUUID(),
+    userId,
+    transactionType: 'partner_user_transfer',
+    debitOrCredit: 'CR',
+    coins,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+function rewarded(partnerId: string, userId: string, points: number) {
+  return {
+    eventId: randomUUID(),
+    partnerId,
+    ruleId: randomUUID(),
+    ruleName: 'signup',
+    userId,
+    coins: points.toFixed(2),
+    points,
+    ledgerEntryId: randomUUID(),
+    rewardedAt: new Date().toISOString(),
+  };
+}
+
+async function coinBoard(partnerId: string) {
+  const page = await callOperation(
+    nc,
+    leaderboard.coinLeaderboard,
+    { partnerId, query: { limit: 100 } as never },
+    { timeoutMs: 5000 },
+  );
+  return Object.fromEntries(page.data.map((e) => [e.userId, e.coins]));
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function parked(durable: string): Promise<ParkedEvent[]> {
+  const out: ParkedEvent[] = [];
+  for await (const p of listParked(nc, durable)) out.push(p);
+  return out;
+}
+
+describe('leaderboard consumers', () => {
+  it('park a malformed transfer under their durable and count the valid ones', async () => {
+    const partnerId = randomUUID();
+    const [a, b] = [randomUUID(), randomUUID()];
+    await publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, a, '5.00'));
+    await publish(EVENT_SUBJECTS.transferCompleted, { ...credit(partnerId, b, '1.00'), coins: 1 });
+    await publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, a, '2.50'));
+    const board = await eventually(async () => {
+      const b = await coinBoard(partnerId);
+      return b[a] === '7.50' ? b : undefined;
+    });
+    expect(board).toEqual({ [a]: '7.50' });
+    const [one] = await eventually(async () => {
+      const p = (await parked('leaderboard-transfers')).filter((e) => e.payload.includes(partnerId));
+      return p.length === 1 ? p : undefined;
+    });
+    expect(one.reason).toMatch(/^malformed: coins: /);
+  });
+
+  it('count every transfer published while their database refuses connections, once, after it is back', async () => {
+    const partnerId = randomUUID();
+    const users = Array.from({ length: 5 }, () => randomUUID());
+    await publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, users[0], '1.00'));
+    await eventually(async () => ((await coinBoard(partnerId))[users[0]] === '1.00' ? true : undefined));
+
+    const outage = await databaseOutage(stack.env.LEADERBOARD_DATABASE_URL!);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const event = credit(partnerId, users[i % users.length], '1.00');
+        await publish(EVENT_SUBJECTS.transferCompleted, event);
+        // Published twice under different message ids (an outbox relay that crashed after the
+        // ack): counted once.
+        if (i % 7 === 0) await publish(EVENT_SUBJECTS.transferCompleted, event);
+      }
+      await new Promise((r) => setTimeout(r, 3000));
+    } finally {
+      await outage.end();
+    }
+    const expected = Object.fromEntries(users.map((u, i) => [u, i === 0 ? '5.00' : '4.00']));
+    const board = await eventually(async () => {
+      const b = await coinBoard(partnerId);
+      return JSON.stringify(b) === JSON.stringify({ ...b, ...expected }) ? b : undefined;
+    }, 60_000);
+    expect(board).toEqual(expected);
+    expect((await parked('leaderboard-transfers')).filter((e) => e.payload.includes(partnerId))).toEqual([]);
+  }, 90_000);
+
+  it('store the users of many onboarding events in batches, and serve a points page larger than 1 MB', async () => {
+    const partnerId = randomUUID();
+    const at = new Date().toISOString();
+    const users = Array.from({ length: 80 }, (_, i) => ({
+      id: randomUUID(),
+      userId: randomUUID(),
+      userData: { n: i, note: 'x'.repeat(15_000) },
+      tierId: null,
+      createdAt: at,
+      updatedAt: at,
+    }));
+    for (let i = 0; i < users.length; i += 8) {
+      await publish(EVENT_SUBJECTS.usersOnboarded, {
+        eventId: randomUUID(),
+        partnerId,
+        requestId: randomUUID(),
+        users: users.slice(i, i + 8),
+      });
+    }
+    for (const [i, u] of users.entries())
+      await publish(EVENT_SUBJECTS.ruleRewarded, rewarded(partnerId, u.userId, 100 + i));
+    const page = await eventually(async () => {
+      const p = await callOperation(
+        nc,
+        leaderboard.pointsLeaderboard,
+        { partnerId, query: { take: 100 } as never },
+        { timeoutMs: 5000 },
+      );
+      return p.data.length === users.length && p.data.every((e) => e.user) ? p : undefined;
+    });
+    expect(JSON.stringify(page).length).toBeGreaterThan(1024 * 1024);
+    expect(page.data[0]).toMatchObject({
+      points: 179,
+      user: { userId: users[79].userId, userData: users[79].userData },
+    });
+    expect(page.data.map((e) => e.user?.userId)).toEqual(users.map((u) => u.userId).reverse());
+  });
+});

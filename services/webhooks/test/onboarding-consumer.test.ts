@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { callOperation, connectBus, type NatsConnection } from '@coin/bus';
+import { EVENT_SUBJECTS, webhooks } from '@coin/contracts';
+import { listParked, parkedStreamName, qualifiedSubject } from '@coin/events';
+import { databaseOutage, type Stack, startStack } from '@coin/testing';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhooks } from '../src/index.ts';
+
+/**
+ * The webhooks service's onboarding consumer, fed straight from the events stream (what onboarding
+ * publishes), observed through the service's own listDeliveries operation.
+ */
+
+let stack: Stack;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  stack = await startStack({ services: { webhooks: startWebhooks } });
+  nc = await connectBus(stack.env.NATS_URL!, 'webhooks-consumer-test');
+});
+
+afterAll(async () => {
+  await (await jetstreamManager(nc)).streams.delete(parkedStreamName()).catch(() => undefined);
+  await nc?.close();
+  await stack?.stop();
+});
+
+function processed(partnerId: string) {
+  return {
+    eventId: randomUUID(),
+    partnerId,
+    requestId: randomUUID(),
+    event: 'USER_ONBOARDING',
+    status: 'success',
+    failed: [],
+    failedCount: 0,
+    usersCount: 3,
+  };
+}
+
+async function publish(payload: Record<string, unknown>): Promise<void> {
+  await jetstream(nc).publish(qualifiedSubject(EVENT_SUBJECTS.onboardingProcessed), JSON.stringify(payload), {
+    msgID: randomUUID(),
+  });
+}
+
+async function deliveries(partnerId: string) {
+  const page = await callOperation(
+    nc,
+    webhooks.listDeliveries,
+    { partnerId, query: { limit: 100 } as never },
+    { timeoutMs: 5000 },
+  );
+  return page.data;
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('onboarding consumer', () => {
+  it('parks a malformed event with the field named, and stores no delivery for it', async () => {
+    const partnerId = randomUUID();
+    await publish({ ...processed(partnerId), failedCount: -1 });
+    const good = processed(partnerId);
+    await publish(good);
+    const [one] = await eventually(async () => {
+      const d = await deliveries(partnerId);
+      return d.length === 1 ? d : undefined;
+    });
+    expect(one.eventId).toBe(good.eventId);
+    const parked = await eventually(async () => {
+      for await (const p of listParked(nc, 'webhooks-onboarding'))
+        if (p.payload.includes(partnerId)) return p;
+      return undefined;
+    });
+    expect(parked.reason).toMatch(/^malformed: failedCount: /);
+  });
+
+  it('stores one delivery for an event published twice', async () => {
+    const partnerId = randomUUID();
+    const event = processed(partnerId);
+    await publish(event);
+    await publish(event);
+    await eventually(async () => ((await deliveries(partnerId)).length === 1 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await deliveries(partnerId)).map((d) => d.eventId)).toEqual([event.eventId]);
+  });
+
+  it('stores every event published while its database refuses connections once it is back, each once', async () => {
+    const partnerId = randomUUID();
+    const events = Array.from({ length: 6 }, () => processed(partnerId));
+    const outage = await databaseOutage(stack.env.WEBHOOKS_DATABASE_URL!);
+    try {
+      for (const e of events) await publish(e);
+      await new Promise((r) => setTimeout(r, 5000));
+    } finally {
+      await outage.end();
+    }
+    const stored = await eventually(async () => {
+      const d = await deliveries(partnerId);
+      return d.length === events.length ? d : undefined;
+    }, 60_000);
+    expect(stored.map((d) => d.eventId).sort()).toEqual(events.map((e) => e.eventId).sort());
+  }, 90_000);
+});
