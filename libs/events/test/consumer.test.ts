@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type ConsumerOptions,
-  ensureEventsStream,
   type EventMeta,
+  ensureEventsStream,
   listParked,
   type ParkedEvent,
   parkedStreamName,
@@ -47,11 +47,12 @@ function fresh(): { subject: string; durable: string } {
   return { subject: `events.test.t${id}`, durable: `test-${id}` };
 }
 
-type TestOptions = ConsumerOptions<typeof schema> extends infer U
-  ? U extends unknown
-    ? Omit<U, 'nc' | 'log' | 'schema'>
-    : never
-  : never;
+type TestOptions =
+  ConsumerOptions<typeof schema> extends infer U
+    ? U extends unknown
+      ? Omit<U, 'nc' | 'log' | 'schema'>
+      : never
+    : never;
 
 async function consume(opts: TestOptions) {
   const c = await startConsumer({ nc, log, schema, ...opts } as ConsumerOptions<typeof schema>);
@@ -84,7 +85,9 @@ async function parkedOf(durable: string): Promise<ParkedEvent[]> {
 
 async function parkedGauge(durable: string): Promise<number | undefined> {
   const { body } = await renderMetrics();
-  const line = body.split('\n').find((l) => l.startsWith(`coin_consumer_parked_events{durable="${durable}"}`));
+  const line = body
+    .split('\n')
+    .find((l) => l.startsWith(`coin_consumer_parked_events{durable="${durable}"}`));
   return line === undefined ? undefined : Number(line.split(' ').at(-1));
 }
 
@@ -118,7 +121,10 @@ describe('one consumer policy', () => {
       ['libs/events/src/parked-command.ts', 'list', '--durable', durable],
       { env: { ...process.env, NATS_URL: natsUrl, NATS_NAMESPACE: namespace } },
     );
-    const listed = stdout.trim().split('\n').map((l) => JSON.parse(l) as ParkedEvent);
+    const listed = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ParkedEvent);
     expect(listed.map((p) => p.seq)).toEqual(parked.map((p) => p.seq));
 
     // Replayed as it is, it is still malformed: parked again, and the other durable never sees it.
