@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connectBus, namesOf, pingService } from '@coin/bus';
+import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { isolatedDatabases } from './databases.ts';
@@ -95,6 +96,7 @@ async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
+    await jsm.streams.delete(parkedStreamName(nc)).catch(() => undefined);
   } finally {
     await nc.close();
   }

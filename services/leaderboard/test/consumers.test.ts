@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { callOperation, connectBus, type NatsConnection } from '@coin/bus';
 import { EVENT_SUBJECTS, leaderboard } from '@coin/contracts';
-import { listParked, type ParkedEvent, parkedStreamName, qualifiedSubject } from '@coin/events';
+import { listParked, type ParkedEvent, qualifiedSubject } from '@coin/events';
 import { databaseOutage, type Stack, startStack } from '@coin/testing';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderboard } from '../src/index.ts';
 
@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await (await jetstreamManager(nc)).streams.delete(parkedStreamName()).catch(() => undefined);
   await nc?.close();
   await stack?.stop();
 });
