@@ -16,7 +16,7 @@ let events: EventPublisher;
 
 beforeAll(async () => {
   stack = await stackWith(['identity', 'onboarding', 'leaderboard'], { AUTH_RATE_LIMIT_MAX: '1000' });
-  events = await EventPublisher.connect(stack.env.NATS_URL!);
+  events = await EventPublisher.connect(stack.env);
 });
 
 afterAll(async () => {

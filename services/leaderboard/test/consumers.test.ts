@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { callOperation, connectBus, type NatsConnection } from '@coin/bus';
+import { callOperation, connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, leaderboard } from '@coin/contracts';
-import { listParked, type ParkedEvent, qualifiedSubject } from '@coin/events';
+import { listParked, type ParkedEvent } from '@coin/events';
 import { databaseOutage, type Stack, startStack } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ let nc: NatsConnection;
 
 beforeAll(async () => {
   stack = await startStack({ services: { leaderboard: startLeaderboard } });
-  nc = await connectBus(stack.env.NATS_URL!, 'leaderboard-consumers-test');
+  nc = await connectBus(stack.env.NATS_URL!, 'leaderboard-consumers-test', stack.env.NATS_NAMESPACE!);
 });
 
 afterAll(async () => {
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 async function publish(subject: string, payload: Record<string, unknown>): Promise<void> {
-  await jetstream(nc).publish(qualifiedSubject(subject), JSON.stringify(payload), { msgID: randomUUID() });
+  await jetstream(nc).publish(namesOf(nc).event(subject), JSON.stringify(payload), { msgID: randomUUID() });
 }
 
 function credit(partnerId: string, userId: string, coins: string, eventId = randomUUID()) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { callOperation, connectBus, type NatsConnection } from '@coin/bus';
+import { callOperation, connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, webhooks } from '@coin/contracts';
-import { listParked, qualifiedSubject } from '@coin/events';
+import { listParked } from '@coin/events';
 import { databaseOutage, type Stack, startStack } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ let nc: NatsConnection;
 
 beforeAll(async () => {
   stack = await startStack({ services: { webhooks: startWebhooks } });
-  nc = await connectBus(stack.env.NATS_URL!, 'webhooks-consumer-test');
+  nc = await connectBus(stack.env.NATS_URL!, 'webhooks-consumer-test', stack.env.NATS_NAMESPACE!);
 });
 
 afterAll(async () => {
@@ -39,9 +39,13 @@ function processed(partnerId: string) {
 }
 
 async function publish(payload: Record<string, unknown>): Promise<void> {
-  await jetstream(nc).publish(qualifiedSubject(EVENT_SUBJECTS.onboardingProcessed), JSON.stringify(payload), {
-    msgID: randomUUID(),
-  });
+  await jetstream(nc).publish(
+    namesOf(nc).event(EVENT_SUBJECTS.onboardingProcessed),
+    JSON.stringify(payload),
+    {
+      msgID: randomUUID(),
+    },
+  );
 }
 
 async function deliveries(partnerId: string) {
