@@ -1,7 +1,7 @@
 export { type IsolatedDatabases, isolatedDatabases } from './databases.ts';
 export { type ApiClient, type ApiResponse, apiClient, type CallOptions } from './http.ts';
-export { type SeededRandom, seededRandom } from './seeded-random.ts';
 export { type DatabaseOutage, databaseOutage } from './outage.ts';
+export { type SeededRandom, seededRandom } from './seeded-random.ts';
 export { dockerAvailable, ensureServers, reachable } from './servers.ts';
 export { type ServiceAlone, startServiceAlone } from './service-alone.ts';
 export {
