@@ -164,7 +164,16 @@ describe('list and update rules', () => {
     expect(listed[0].name).toBe('rule 24');
     expect(listed[24].name).toBe('rule 00');
     expect(Object.keys(listed[0]).sort()).toEqual(
-      ['id', 'name', 'coinValue', 'condition', 'maxNumberOfParticipant', 'status', 'userId'].sort(),
+      [
+        'id',
+        'name',
+        'coinValue',
+        'condition',
+        'maxNumberOfParticipant',
+        'status',
+        'userId',
+        'participants',
+      ].sort(),
     );
     expect(listed[0].userId).toBe(owner.partnerId);
 

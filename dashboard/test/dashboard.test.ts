@@ -140,6 +140,29 @@ describe('partner dashboard in Chromium', () => {
       )
       .toBe(1);
     await page.getByText('3 of 3').waitFor();
+    // The same users again: each fails as already onboarded, listed under the request.
+    await page
+      .getByLabel(/Or a CSV file/)
+      .setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Onboard users' }).click();
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh requests' }).click();
+          return page.getByRole('button', { name: /^Show the 3 failures of / }).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    await page.getByRole('button', { name: /^Show the 3 failures of / }).click();
+    await expect
+      .poll(() =>
+        page
+          .getByRole('region', { name: /^Failures of / })
+          .getByRole('listitem')
+          .count(),
+      )
+      .toBe(3);
     await checkPage('users');
   });
 
@@ -159,6 +182,8 @@ describe('partner dashboard in Chromium', () => {
     await reward.getByLabel('Rule name').fill('first order');
     await reward.getByRole('button', { name: 'Reward user' }).click();
     await reward.getByText('Rewarded 10 coins.').waitFor();
+    await page.reload();
+    await page.getByRole('cell', { name: '1 of 2', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Deactivate first order' }).click();
     await page.getByRole('button', { name: 'Activate first order' }).waitFor();
     await checkPage('rules');
@@ -228,17 +253,18 @@ describe('partner dashboard in Chromium', () => {
     await page.getByText(/received: 1 users/).waitFor();
     await go('Webhooks');
     await page.getByLabel('Show').selectOption('failed');
+    // Ours is the delivery whose two attempts reached the receiver and got its 500s (the CSV requests'
+    // deliveries failed earlier, with no URL set).
     await expect
       .poll(
         async () => {
           await page.getByRole('button', { name: 'Refresh deliveries' }).click();
-          return page.getByRole('heading', { name: 'USER_ONBOARDING · failed · 2 attempts' }).count();
+          return page.getByRole('cell', { name: '500', exact: true }).count();
         },
         { timeout: 15_000 },
       )
-      // The CSV's request, before any URL was set, failed too: newest first, ours is on top.
       .toBe(2);
-    await expect.poll(() => page.getByRole('cell', { name: '500', exact: true }).count()).toBe(2);
+    await page.getByRole('heading', { name: 'USER_ONBOARDING · failed · 2 attempts' }).first().waitFor();
     await checkPage('webhooks');
     receiverStatus = 200;
     await page

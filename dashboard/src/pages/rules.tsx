@@ -68,7 +68,7 @@ export function Rules() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Coins</th>
-              <th scope="col">Cap</th>
+              <th scope="col">Participants</th>
               <th scope="col">Condition</th>
               <th scope="col">Status</th>
               <th scope="col">Change</th>
@@ -79,7 +79,9 @@ export function Rules() {
               <tr key={r.id}>
                 <td>{r.name}</td>
                 <td>{r.coinValue}</td>
-                <td>{r.maxNumberOfParticipant}</td>
+                <td>
+                  {r.participants} of {r.maxNumberOfParticipant}
+                </td>
                 <td>{r.condition}</td>
                 <td>{r.status}</td>
                 <td>

@@ -16,8 +16,29 @@ async function usersFrom(values: Record<string, string>, form: HTMLFormElement):
   }
 }
 
+/** One request's failures, a page at a time. */
+function Failures(props: { requestId: string }) {
+  const [page, setPage] = useState(1);
+  const request = useLoad(() => api.getOnboardingRequest({ id: props.requestId, page, limit: 10 }), [page]);
+  const failures = request.data?.failures;
+  return (
+    <section aria-label={`Failures of ${props.requestId}`}>
+      <Alert>{request.error}</Alert>
+      <ul>
+        {failures?.data.map((f, i) => (
+          <li key={`${page}-${i}`}>
+            <code>{f.user}</code>: {f.reason}
+          </li>
+        ))}
+      </ul>
+      {failures && <Pager label="Failures" page={page} lastpage={failures.lastpage} onPage={setPage} />}
+    </section>
+  );
+}
+
 export function Users() {
   const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<string>();
   const requests = useLoad(() => api.listOnboardingRequests({ page, limit: 10 }), [page]);
   return (
     <Page title="Users">
@@ -83,7 +104,19 @@ export function Users() {
                   <progress max={r.usersCount} value={r.processedCount} aria-label={`Progress of ${r.id}`} />{' '}
                   {r.processedCount} of {r.usersCount}
                 </td>
-                <td>{r.failedCount}</td>
+                <td>
+                  {r.failedCount > 0 ? (
+                    <button
+                      type="button"
+                      aria-label={`Show the ${r.failedCount} failures of ${r.id}`}
+                      onClick={() => setOpen(open === r.id ? undefined : r.id)}
+                    >
+                      {r.failedCount}
+                    </button>
+                  ) : (
+                    0
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -91,6 +124,7 @@ export function Users() {
         {requests.data && (
           <Pager label="Requests" page={page} lastpage={requests.data.lastpage} onPage={setPage} />
         )}
+        {open && <Failures key={open} requestId={open} />}
       </section>
       <section aria-labelledby="find">
         <h2 id="find">Find a user</h2>

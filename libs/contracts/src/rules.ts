@@ -61,8 +61,11 @@ export const ruleSchema = z.object({
   status: ruleStatus,
 });
 
-/** A rule as listed: with `userId`, the partner account that owns it. */
-export const listedRuleSchema = ruleSchema.extend({ userId: guid });
+/**
+ * A rule as listed: with `userId`, the partner account that owns it, and `participants`, the users
+ * rewarded by it so far (pending payments included), to read against `maxNumberOfParticipant`.
+ */
+export const listedRuleSchema = ruleSchema.extend({ userId: guid, participants: z.number().int() });
 
 export const createRule = defineOperation({
   service: 'rules',

@@ -1,6 +1,7 @@
 import type { Operation } from '@coin/contracts';
+// The project's one backoff (full jitter); its own module, free of the job queue's database code.
+import { backoffDelay } from '@coin/jobs/backoff';
 import { anonymous, type Credentials, type Tokens } from './auth.ts';
-import { backoffDelay } from './backoff.ts';
 import { CoinApiError, CoinNetworkError, type FailureBody } from './errors.ts';
 import { type OperationName, partnerOperations } from './operations.ts';
 import type { CallOptions, InputOf, ItemOf, Methods, OutputOf, PagedName } from './types.ts';
@@ -151,7 +152,7 @@ export function createClient(options: ClientOptions) {
           }
         }
         if (n + 1 >= retry.attempts || !retryable(err, op, key !== undefined)) throw err;
-        await new Promise((r) => setTimeout(r, backoffDelay(n, retry)));
+        await new Promise((r) => setTimeout(r, backoffDelay(n + 1, retry)));
       }
     }
   }

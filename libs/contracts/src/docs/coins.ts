@@ -139,7 +139,7 @@ export const rulesDocs: Record<string, OperationDocs> = {
     description: 'Your rules, newest first; `status` selects active or inactive ones.',
     query: { status: 'active', page: 1, limit: 20 },
     response: {
-      data: [{ ...rule, userId: EXAMPLE.partnerId }],
+      data: [{ ...rule, userId: EXAMPLE.partnerId, participants: 42 }],
       count: 1,
       currentpage: 1,
       nextpage: null,

@@ -43,6 +43,8 @@ export const fieldDocs: Record<string, string> = {
   name: 'A name (rules: lower case, unique among yours).',
   coinValue: 'Coins paid per reward: numeric text, above 0, at most 2 decimal places.',
   maxNumberOfParticipant: 'Most distinct users the rule may reward: numeric text, a whole number from 1.',
+  participants:
+    'Users rewarded by the rule so far (pending payments included), out of `maxNumberOfParticipant`.',
   condition: 'Free text describing when the reward applies (for your own use).',
   ruleName: 'The name of the rule to pay.',
   coins: 'An amount of coins (a number with at most 2 decimal places; text in the coin leaderboard).',

@@ -16,11 +16,12 @@ export interface RuleRecord {
   coinValue: string;
   condition: string;
   maxParticipants: number;
+  participants: number;
   status: 'active' | 'inactive';
 }
 
 const COLUMNS = `id, partner_id AS "partnerId", name, coin_value::text AS "coinValue", condition,
-  max_participants AS "maxParticipants", status`;
+  max_participants AS "maxParticipants", participants, status`;
 
 /** The specification's Rule: numbers as text, no owner. */
 export function ruleView(rule: RuleRecord): z.infer<typeof rules.ruleSchema> {
@@ -36,7 +37,7 @@ export function ruleView(rule: RuleRecord): z.infer<typeof rules.ruleSchema> {
 
 /** As listed: with `userId`, the partner account that owns the rule. */
 export function listedRuleView(rule: RuleRecord): z.infer<typeof rules.listedRuleSchema> {
-  return { ...ruleView(rule), userId: rule.partnerId };
+  return { ...ruleView(rule), userId: rule.partnerId, participants: rule.participants };
 }
 
 /** A new rule is active; its name is unique per partner. */
