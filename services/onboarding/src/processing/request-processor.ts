@@ -3,6 +3,7 @@ import { allowSlowStatements, boundQuery, type Database } from '@coin/db';
 import type { OutboxRelay } from '@coin/events';
 import { type JobQueue, startJobWorker } from '@coin/jobs';
 import type { Logger } from '@coin/telemetry';
+import { LRUCache } from 'lru-cache';
 import type { OnboardingConfig } from '../config.ts';
 import { firstOccurrences, processChunk } from './process-chunk.ts';
 
@@ -27,6 +28,13 @@ interface Loaded {
   repeatOf: Int32Array;
 }
 
+/**
+ * Users of requests kept in memory between their chunks, at most this many in all: a request this
+ * replica accepted but another finished (it took the job over) must not stay in memory for good,
+ * and one evicted is simply read again.
+ */
+const USERS_IN_MEMORY = 300_000;
+
 interface RequestRow {
   partner_id: string;
   next_index: number;
@@ -36,8 +44,8 @@ interface RequestRow {
  * Processes stored onboard-users requests through the `onboarding` job queue, one chunk per run: a
  * run that leaves users to do puts the request back behind the other due requests, so requests
  * take turns chunk by chunk and a partner's 3-user request is never queued behind another's
- * 100,000 users. A request's users stay in memory on the replica working on it, read back from the
- * database by any other that takes it over after a crash.
+ * 100,000 users. A request's users stay in memory on the replica working on it (up to
+ * USERS_IN_MEMORY), read back from the database by any other that takes it over after a crash.
  */
 export function startRequestProcessor(deps: {
   orm: Database;
@@ -46,7 +54,10 @@ export function startRequestProcessor(deps: {
   config: OnboardingConfig;
 }): RequestProcessor {
   const { orm, relay, log, config } = deps;
-  const loaded = new Map<string, Loaded>();
+  const loaded = new LRUCache<string, Loaded>({
+    maxSize: USERS_IN_MEMORY,
+    sizeCalculation: (entry) => Math.max(1, entry.users.length),
+  });
 
   async function load(id: string): Promise<Loaded> {
     const hit = loaded.get(id);
