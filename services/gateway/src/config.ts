@@ -1,10 +1,11 @@
-import { baseConfigSchema, flag, integer, loadConfig } from '@coin/config';
+import { baseConfigSchema, integer, loadConfig } from '@coin/config';
 import { z } from 'zod';
+import { trustProxySetting } from './trust-proxy.ts';
 
 const schema = baseConfigSchema.extend({
   PORT: integer(3000, { min: 0, max: 65535 }),
   HOST: z.string().default('127.0.0.1'),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: trustProxySetting,
   BODY_LIMIT_BYTES: integer(32 * 1024 * 1024),
   AUTH_RATE_LIMIT_MAX: integer(20),
   AUTH_RATE_LIMIT_WINDOW_MS: integer(60_000),

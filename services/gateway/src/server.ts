@@ -28,7 +28,7 @@ export interface Gateway {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-async function createGateway({ config, log, bus, background }: ProcessContext<GatewayConfig>) {
+async function createGateway({ config, log, bus, redis, background }: ProcessContext<GatewayConfig>) {
   const nc = await bus();
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -77,9 +77,15 @@ async function createGateway({ config, log, bus, background }: ProcessContext<Ga
   await registerObservability(app);
 
   await app.register(helmet, { contentSecurityPolicy: false });
+  // Counted in Redis, so a client gets the limit once, not once per gateway replica. A Redis outage
+  // lets requests through (skipOnError): identity's per-e-mail throttle still bounds password
+  // guesses, and partners keep logging in.
   await app.register(rateLimit, {
     global: false,
     timeWindow: config.AUTH_RATE_LIMIT_WINDOW_MS,
+    redis: redis(),
+    nameSpace: `coin-rate-limit:${config.NATS_NAMESPACE}:`,
+    skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       AppError.rateLimited('too many requests from this address; slow down', Math.ceil(context.ttl / 1000)),
   });
