@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createClient } from '@coin/sdk';
 import type { ApiClient } from '@coin/testing';
 import type { RegisteredPartner } from './partners.ts';
 
@@ -6,11 +7,10 @@ export function newUsers(n: number, userData: (i: number) => Record<string, unkn
   return Array.from({ length: n }, (_, i) => ({ userId: randomUUID(), userData: userData(i) }));
 }
 
-/** Points the partner's webhook at `url`; returns the signing secret. */
+/** Points the partner's webhook at `url` (through the SDK); returns the signing secret. */
 export async function setWebhook(api: ApiClient, p: RegisteredPartner, url: string): Promise<string> {
-  const res = await api.put('/api/v1/ufel/partners/webhook', { url }, { token: p.accessToken });
-  if (res.status !== 200) throw new Error(`set webhook failed: ${res.status} ${res.text}`);
-  return res.body.data.secret;
+  const sdk = createClient({ baseUrl: api.baseUrl, credentials: { token: () => p.accessToken } });
+  return (await sdk.setWebhook({ url })).secret;
 }
 
 export async function onboard(api: ApiClient, p: RegisteredPartner, users: unknown[]) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createClient } from '@coin/sdk';
 import type { ApiClient } from '@coin/testing';
 
 export interface RegisteredPartner {
@@ -25,22 +26,21 @@ export function partnerBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Registers a new partner and logs it in, through the gateway. */
+/** Registers a new partner and logs it in, through the gateway, as a partner's code would: with the SDK. */
 export async function registerAndLogin(
   api: ApiClient,
   overrides: Record<string, unknown> = {},
 ): Promise<RegisteredPartner> {
   const body = partnerBody(overrides);
-  const reg = await api.post('/api/v1/ufel/partners', body);
-  if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${reg.text}`);
-  const login = await api.post('/api/v1/ufel/partners/login', { email: body.email, password: body.password });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+  const sdk = createClient({ baseUrl: api.baseUrl });
+  const partner = await sdk.registerPartner(body as Parameters<typeof sdk.registerPartner>[0]);
+  const { tokens } = await sdk.login({ email: body.email, password: body.password });
   return {
     email: body.email,
     password: body.password,
-    partnerId: reg.body.data.partnerId,
-    id: reg.body.data.id,
-    accessToken: login.body.data.tokens.accessToken,
-    refreshToken: login.body.data.tokens.refreshToken,
+    partnerId: partner.partnerId,
+    id: partner.id,
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
   };
 }

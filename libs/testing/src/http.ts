@@ -47,6 +47,7 @@ export function apiClient(baseUrl: string) {
     return { status: res.statusCode, headers: res.headers, body: parsed as T, text };
   }
   return {
+    baseUrl,
     call,
     get: <T = any>(path: string, opts?: CallOptions & { body?: unknown }) =>
       call<T>('GET', path, opts?.body, opts),
