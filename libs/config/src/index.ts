@@ -46,6 +46,11 @@ export const databaseConfigSchema = baseConfigSchema.extend({
   /** A request waiting longer for a pooled connection is answered 503 SERVICE_UNAVAILABLE. */
   DB_ACQUIRE_TIMEOUT_MS: integer(2000),
   DB_POOL_MAX: integer(10, { max: 500 }),
+  /**
+   * Postgres ends a session left idle inside a transaction longer (a stuck or paused replica), so
+   * the row locks it holds cannot stall every other replica for ever.
+   */
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(60_000),
 });
 
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & { service: string; databaseUrl: string };

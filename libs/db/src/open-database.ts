@@ -22,6 +22,8 @@ export interface OpenDatabaseOptions {
   statementTimeoutMs?: number;
   /** How long a caller waits for a pooled connection before it fails. */
   acquireTimeoutMs?: number;
+  /** Postgres ends a session idle inside a transaction longer than this, releasing its locks. */
+  idleInTransactionTimeoutMs?: number;
 }
 
 const DEFAULTS = databaseConfigSchema.parse({});
@@ -86,6 +88,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     driverOptions: {
       statement_timeout: opts.statementTimeoutMs ?? DEFAULTS.DB_STATEMENT_TIMEOUT_MS,
       connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULTS.DB_ACQUIRE_TIMEOUT_MS,
+      idle_in_transaction_session_timeout:
+        opts.idleInTransactionTimeoutMs ?? DEFAULTS.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       onPoolCreated: (pool: pg.Pool) => {
         watchPool(service, pool, poolMax);
         reclaimDeadConnections(pool);

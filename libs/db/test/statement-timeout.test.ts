@@ -22,6 +22,7 @@ beforeAll(async () => {
     poolMax: 1,
     statementTimeoutMs: 200,
     acquireTimeoutMs: 2000,
+    idleInTransactionTimeoutMs: 300,
   });
 });
 
@@ -80,5 +81,19 @@ describe('a session Postgres ends in the middle of a transaction', () => {
     } finally {
       await admin.end();
     }
+  });
+
+  it('ends a session left idle inside a transaction: its locks go, and so does its pool slot', async () => {
+    const stuck = await orm.em
+      .fork()
+      .transactional(async (tx) => {
+        await tx.execute('SELECT 1');
+        await new Promise((r) => setTimeout(r, 800));
+        await tx.execute('SELECT 1');
+      })
+      .catch((e: unknown) => e);
+    expect(stuck).toBeInstanceOf(Error);
+    const [row] = await orm.em.fork().execute<{ ok: number }[]>('SELECT 1 AS ok');
+    expect(row.ok).toBe(1);
   });
 });

@@ -54,6 +54,7 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
         poolMax: db.DB_POOL_MAX,
         statementTimeoutMs: db.DB_STATEMENT_TIMEOUT_MS,
         acquireTimeoutMs: db.DB_ACQUIRE_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: db.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       });
       list.add('database', { stop: () => orm.close() });
       return orm;
