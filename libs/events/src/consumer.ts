@@ -6,18 +6,9 @@ import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { consumerDuration, consumerOutcomes, watchConsumer, watchParked } from './metrics.ts';
 import { park, parkedCounts, REPLAY_FOR_HEADER } from './parked.ts';
+import { type EventMeta, parseEvent } from './parse-event.ts';
 import { DEFAULT_RETRY, RetryClock, type RetryPolicy } from './retry-clock.ts';
 import { ensureEventsStream } from './stream.ts';
-
-/** What a handler may know about the message besides its event; never the message itself. */
-export interface EventMeta {
-  subject: string;
-  /** Sequence in the events stream. */
-  seq: number;
-  /** 1 on the first delivery. */
-  deliveries: number;
-  publishedAt: Date;
-}
 
 interface CommonOptions<S extends z.ZodType> {
   nc: NatsConnection;
@@ -55,10 +46,6 @@ interface Item<T> {
   msg: JsMsg;
   event: T;
   meta: EventMeta;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
 /**
@@ -128,24 +115,10 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
       msg.ack();
       return undefined;
     }
-    let parsed: z.ZodSafeParseResult<T>;
-    try {
-      parsed = opts.schema.safeParse(msg.json());
-    } catch (err) {
-      await parkOne(msg, `malformed: not JSON (${(err as Error).message})`);
-      return undefined;
-    }
-    if (!parsed.success) {
-      await parkOne(msg, `malformed: ${describeIssues(parsed.error)}`);
-      return undefined;
-    }
-    const meta: EventMeta = {
-      subject: msg.subject,
-      seq: msg.seq,
-      deliveries: msg.info.deliveryCount,
-      publishedAt: new Date(Math.floor(msg.info.timestampNanos / 1e6)),
-    };
-    return { msg, event: parsed.data, meta };
+    const parsed = parseEvent(opts.schema, msg);
+    if (parsed.ok) return { msg, event: parsed.event, meta: parsed.meta };
+    await parkOne(msg, parsed.reason);
+    return undefined;
   }
 
   async function failed(items: Item<T>[], err: unknown): Promise<void> {

@@ -1,5 +1,5 @@
 export { applyOnce, applyOnceEach } from './apply-once.ts';
-export { type ConsumerOptions, type EventMeta, type RunningConsumer, startConsumer } from './consumer.ts';
+export { type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
 export {
   addToOutbox,
   type OutboxBacklog,
@@ -10,5 +10,6 @@ export {
 } from './outbox.ts';
 export { OutboxMigration, outboxMigrations, outboxQueue } from './outbox-migration.ts';
 export { listParked, type ParkedEvent, parkedStreamName, replayParked } from './parked.ts';
+export type { EventMeta } from './parse-event.ts';
 export type { RetryPolicy } from './retry-clock.ts';
 export { ensureEventsStream } from './stream.ts';
