@@ -145,6 +145,10 @@ export async function spawnService(
       if (Date.now() > deadline) throw new Error(`${name} did not answer PING within ${readyTimeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  } catch (err) {
+    // A process that is not ready is not left behind: a supervisor trying again would start a second.
+    child.kill('SIGKILL');
+    throw err;
   } finally {
     await nc.close();
   }
@@ -181,13 +185,15 @@ export interface GatewayProcess {
 
 /**
  * Runs the gateway as a child process on a free port (benchmarks measure it apart from the load
- * generator), and waits until its /health answers.
+ * generator), and waits until its /health answers. `port` brings a restarted gateway back where its
+ * clients look for it.
  */
 export async function spawnGateway(
   env: NodeJS.ProcessEnv,
   readyServices: readonly string[],
+  port?: number,
 ): Promise<GatewayProcess> {
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawn(process.execPath, [...NODE_ARGS, 'services/gateway/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), READY_SERVICES: readyServices.join(',') },
@@ -202,7 +208,10 @@ export async function spawnGateway(
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('gateway did not start');
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error('gateway did not start');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
