@@ -12,7 +12,11 @@ export class Books {
       this.pools.set(s, new pg.Pool({ connectionString: env[`${s.toUpperCase()}_DATABASE_URL`], max: 2 }));
   }
 
-  async query<T = Record<string, unknown>>(service: Service, sql: string, params: unknown[] = []): Promise<T[]> {
+  async query<T = Record<string, unknown>>(
+    service: Service,
+    sql: string,
+    params: unknown[] = [],
+  ): Promise<T[]> {
     return (await this.pools.get(service)!.query(sql, params)).rows as T[];
   }
 
@@ -36,7 +40,12 @@ export const QUEUES: { service: Service; name: string; table: string; unfinished
   { service: 'identity', name: 'mail', table: 'mail_outbox', unfinished: 'sent_at IS NULL' },
   { service: 'rules', name: 'reward-payment', table: 'participations', unfinished: "status = 'pending'" },
   { service: 'webhooks', name: 'webhook-delivery', table: 'deliveries', unfinished: "status <> 'delivered'" },
-  { service: 'onboarding', name: 'onboarding', table: 'onboarding_requests', unfinished: "status = 'pending'" },
+  {
+    service: 'onboarding',
+    name: 'onboarding',
+    table: 'onboarding_requests',
+    unfinished: "status = 'pending'",
+  },
 ];
 
 /** Unfinished and parked jobs of each queue (a missing table counts as an empty queue). */

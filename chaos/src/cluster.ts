@@ -1,8 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connectBus, namesOf } from '@coin/bus';
-import { freePort, isolatedDatabases, spawnGateway, spawnService } from '@coin/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { dropStream, freePort, isolatedDatabases, spawnGateway, spawnService } from '@coin/testing';
 
 export const SERVICES = ['identity', 'onboarding', 'rules', 'wallet', 'leaderboard', 'webhooks'] as const;
 const REPLICAS = 2;
@@ -74,7 +72,12 @@ export class Cluster {
       await Promise.all(wave.map((r) => this.spawn(r)));
     }
     for (let index = 0; index < GATEWAYS; index++) {
-      const r = this.add({ id: `gateway#${index}`, service: 'gateway', state: 'down', port: await freePort() });
+      const r = this.add({
+        id: `gateway#${index}`,
+        service: 'gateway',
+        state: 'down',
+        port: await freePort(),
+      });
       await this.spawn(r);
     }
   }
@@ -118,7 +121,7 @@ export class Cluster {
     for (const t of this.resumes.values()) clearTimeout(t);
     await Promise.allSettled(this.restarting);
     await Promise.all(this.replicas.map((r) => this.terminate(r)));
-    await this.dropStream().catch(() => undefined);
+    await dropStream(this.env).catch(() => undefined);
     await this.dbs.drop();
   }
 
@@ -184,15 +187,5 @@ export class Cluster {
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
-  }
-
-  private async dropStream(): Promise<void> {
-    const nc = await connectBus(this.env.NATS_URL!, 'chaos-cleanup', this.env.NATS_NAMESPACE!);
-    try {
-      const jsm = await jetstreamManager(nc);
-      await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
-    } finally {
-      await nc.close();
-    }
   }
 }

@@ -4,7 +4,9 @@ import { type Books, readQueues } from './books.ts';
 
 /** What is still moving: unfinished jobs per queue and events not yet acknowledged per consumer. */
 async function stillMoving(books: Books, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const busy = (await readQueues(books)).filter((q) => q.pending > 0).map((q) => `${q.service} ${q.queue}: ${q.pending}`);
+  const busy = (await readQueues(books))
+    .filter((q) => q.pending > 0)
+    .map((q) => `${q.service} ${q.queue}: ${q.pending}`);
   const nc = await connectBus(env.NATS_URL!, 'chaos-quiet', env.NATS_NAMESPACE!);
   try {
     const jsm = await jetstreamManager(nc);

@@ -80,7 +80,12 @@ export function planOp(random: SeededRandom, uuid: SeededUuids, world: PartnerWo
     }
     case 'upgrade-tier': {
       const body = { userId, tierId: random.pick(w.tiers) };
-      return { kind, partner, gateway, spec: { method: 'POST', path: '/api/v1/laas/user/upgrade-tier', token, body } };
+      return {
+        kind,
+        partner,
+        gateway,
+        spec: { method: 'POST', path: '/api/v1/laas/user/upgrade-tier', token, body },
+      };
     }
     case 'read':
       return { kind, partner, gateway, spec: readSpec(random, w, userId) };

@@ -44,7 +44,11 @@ export async function buildWorld(
     const users = Array.from({ length: USERS_PER_PARTNER }, () => uuid());
     const onboard = await ok(
       'onboard',
-      api.post('/api/v1/laas/onboard-users', { users: users.map((userId) => ({ userId, userData: {} })) }, { token }),
+      api.post(
+        '/api/v1/laas/onboard-users',
+        { users: users.map((userId) => ({ userId, userData: {} })) },
+        { token },
+      ),
     );
     const location = String(onboard.headers.location ?? '');
     const requestId = location.split('/').pop() ?? '';
@@ -71,7 +75,14 @@ export async function buildWorld(
       const r = await ok('tier', api.post('/api/v1/laas/tiers', { name, rank: rank + 1 }, { token }));
       tiers.push(r.body.data.id);
     }
-    world.push({ partnerId: partner.partnerId, token, users, rules, tiers, setupRequest: { requestId, users } });
+    world.push({
+      partnerId: partner.partnerId,
+      token,
+      users,
+      rules,
+      tiers,
+      setupRequest: { requestId, users },
+    });
   }
   return world;
 }

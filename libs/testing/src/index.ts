@@ -5,6 +5,7 @@ export { type SeededRandom, seededRandom } from './seeded-random.ts';
 export { dockerAvailable, ensureServers, reachable } from './servers.ts';
 export { type ServiceAlone, startServiceAlone } from './service-alone.ts';
 export {
+  dropStream,
   freePort,
   type GatewayProcess,
   type GatewayStarter,

@@ -87,7 +87,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
 }
 
-async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
+/** Deletes the event stream and the parked-event stream of the namespace in `env`. */
+export async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
   const nc = await connectBus(
     env.NATS_URL ?? 'nats://127.0.0.1:4222',
     'test-cleanup',
