@@ -1,5 +1,5 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
-.PHONY: up test bench fuzz install tools browser lint typecheck unit deploy-check alerts
+.PHONY: up test bench fuzz chaos install tools browser lint typecheck unit deploy-check alerts
 
 # npm itself runs on the machine's Node (20 here), whose version most dependencies' `engines` refuse
 # (40 EBADENGINE warnings). Run it on the project's Node instead, the `node` devDependency's version.
@@ -57,3 +57,9 @@ bench: install
 # SEED=<n> replays a run, SEED=<n> FUZZ_INDEX=<i> one request of it.
 fuzz: install
 	npm run fuzz
+
+# Fault injection with a final read (chaos/): 2 replicas of every service and 2 gateways under a seeded
+# workload and seeded kill -9 / SIGSTOP faults, then healing, quiet and every invariant checked.
+# RUNS=<n> SEED=<n> DURATION=<s> FAULTS=kill,pause[,restart]; exits 1 naming the seed of a failed run.
+chaos: install
+	npm run chaos

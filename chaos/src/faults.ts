@@ -74,6 +74,7 @@ export async function injectFaults(
   faults: PlannedFault[],
   opts: ChaosOptions,
   stopped: () => boolean,
+  say: (line: string) => void,
 ): Promise<FaultLog> {
   const log: FaultLog = {
     injected: { kill: 0, pause: 0, 'restart-postgres': 0, 'restart-nats': 0, 'restart-redis': 0 },
@@ -94,9 +95,11 @@ export async function injectFaults(
       if (f.kind === 'kill') cluster.kill(r, f.forMs);
       else cluster.pause(r, f.forMs);
       log.lines.push(`${at} ${f.kind} ${r.id} (${f.forMs} ms)`);
+      say(`fault ${log.lines.at(-1)}`);
     } else {
       const server = f.kind.slice('restart-'.length) as keyof typeof SERVER_URLS;
       log.lines.push(`${at} ${f.kind} (down ${f.forMs} ms)`);
+      say(`fault ${log.lines.at(-1)}`);
       await restartServer(server, opts.servers[server], f.forMs);
     }
     log.injected[f.kind] += 1;

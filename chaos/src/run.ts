@@ -64,8 +64,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
     say(
       `workload of ${opts.clients} clients for ${opts.durationMs / 1000} s, ${faults.length} faults planned`,
     );
-    const log = await injectFaults(cluster, faults, opts, () => Date.now() >= until);
-    for (const line of log.lines) say(`fault ${line}`);
+    const log = await injectFaults(cluster, faults, opts, () => Date.now() >= until, say);
     while (Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     await cluster.heal();
     say('healed: every process up');
