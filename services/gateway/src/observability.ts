@@ -13,7 +13,7 @@ const UNTRACED = /^\/(health|ready|metrics)(\?|$)/;
 
 /**
  * Traces (a SERVER span per request, continuing a caller's `traceparent`; nothing is recorded
- * unless the OpenTelemetry SDK was started), the request latency histogram, and `GET /metrics`.
+ * unless the OpenTelemetry SDK was started) and the request latency histogram.
  * Registered before the routes, which the tracing plugin wraps as they are added.
  */
 export async function registerObservability(app: FastifyInstance): Promise<void> {
@@ -36,7 +36,10 @@ export async function registerObservability(app: FastifyInstance): Promise<void>
       reply.elapsedTime / 1000,
     );
   });
+}
 
+/** `GET /metrics`: the process's Prometheus registry. */
+export function registerMetricsRoute(app: FastifyInstance): void {
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     const { contentType, body } = await renderMetrics();
     return reply.type(contentType).send(body);

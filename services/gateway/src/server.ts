@@ -8,20 +8,23 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { startAdminServer } from './admin-server.ts';
 import { allowedMethodsOf } from './allowed-methods.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { registerDashboardPages } from './dashboard/serve.ts';
 import { registerDashboardSession } from './dashboard/session.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
-import { registerHealthRoutes } from './health.ts';
-import { registerObservability } from './observability.ts';
+import { readinessCheck, registerHealthRoutes } from './health.ts';
+import { registerMetricsRoute, registerObservability } from './observability.ts';
 import { openApiDocument } from './openapi/document.ts';
 import { registerOperationRoutes } from './routes.ts';
 
 export interface Gateway {
   app: FastifyInstance;
   url: string;
+  /** The admin port's base URL, when METRICS_PORT is set. */
+  adminUrl?: string;
   config: GatewayConfig;
   stop(): Promise<void>;
 }
@@ -100,7 +103,12 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
         .map((s) => s.trim())
         .filter(Boolean)
     : [...new Set(allOperations.map((op) => op.service))];
-  registerHealthRoutes(app, nc, services);
+  // Production keeps the public port to the API, its documentation, /health and a bare /ready;
+  // metrics and the replica list are on the admin port. Development serves all on both.
+  const readiness = readinessCheck(nc, services);
+  const development = config.APP_MODE === 'development';
+  registerHealthRoutes(app, readiness, { detailed: development });
+  if (development) registerMetricsRoute(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const authenticate = createAuthenticator({
@@ -115,16 +123,20 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   // Stopped before the bus it was opened after: in-flight requests still get their replies.
   background({ stop: () => app.close() }, 'http server');
   await app.ready();
-  return app;
+  if (config.METRICS_PORT === undefined) return { app };
+  const admin = await startAdminServer({ port: config.METRICS_PORT, host: config.HOST, log, readiness });
+  background({ stop: () => admin.close() }, 'admin server');
+  const { port } = admin.server.address() as { port: number };
+  return { app, adminUrl: `http://127.0.0.1:${port}` };
 }
 
 /** Builds the gateway and listens on HOST:PORT (PORT=0 picks a free port, for tests). */
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<Gateway> {
   const config = gatewayConfig(env);
   return startProcess('gateway', config, async (ctx) => {
-    const app = await createGateway(ctx);
+    const { app, adminUrl } = await createGateway(ctx);
     const url = await app.listen({ port: config.PORT, host: config.HOST });
     app.log.info({ address: url }, 'gateway listening');
-    return { app, config, url };
+    return { app, config, url, adminUrl };
   });
 }
