@@ -31,6 +31,8 @@ export interface FuzzReport {
   /** Answers by HTTP status, plus `hang`, `reset` and `unsendable`. */
   byStatus: Record<string, number>;
   failures: Failure[];
+  /** The five slowest answers: where a run spends its time. */
+  slowest: { ms: number; request: string; outcome: string }[];
 }
 
 async function send(baseUrl: string, d: Draft, timeoutMs: number): Promise<Outcome> {
@@ -78,14 +80,20 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const arbitrary = fuzzRequest(opts.world);
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const indexes = opts.only === undefined ? Array.from({ length: opts.count }, (_, i) => i) : [opts.only];
-  const report: FuzzReport = { seed: opts.seed, sent: 0, byStatus: {}, failures: [] };
+  const report: FuzzReport = { seed: opts.seed, sent: 0, byStatus: {}, failures: [], slowest: [] };
   let next = 0;
   async function worker() {
     while (next < indexes.length) {
       const index = indexes[next++];
       const draft = requestAt(arbitrary, opts.seed, index);
+      const began = performance.now();
       const outcome = await send(opts.baseUrl, draft, timeoutMs);
+      const ms = Math.round(performance.now() - began);
       report.sent++;
+      if (report.slowest.length < 5 || ms > report.slowest[4].ms) {
+        report.slowest.push({ ms, request: describe(draft).slice(0, 300), outcome: outcomeKey(outcome) });
+        report.slowest.sort((a, b) => b.ms - a.ms).splice(5);
+      }
       if (report.sent % 1000 === 0) opts.onProgress?.(report.sent);
       const key = outcomeKey(outcome);
       report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
@@ -115,6 +123,7 @@ export function formatReport(r: FuzzReport): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, n]) => `  ${k.padEnd(10)} ${String(n).padStart(6)}`);
   const lines = [`fuzz: seed ${r.seed}, ${r.sent} requests`, '  status      count', ...rows];
+  lines.push('  slowest:', ...r.slowest.map((x) => `    ${x.ms} ms ${x.outcome} ${x.request}`));
   lines.push(`  failures ${r.failures.length}`);
   const kinds = new Map<string, Failure[]>();
   for (const f of r.failures) kinds.set(kindOf(f), [...(kinds.get(kindOf(f)) ?? []), f]);
