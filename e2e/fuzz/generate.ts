@@ -17,6 +17,9 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<Draft> {
     .chain((op) => fc.tuple(validDraft(op, world), damage))
     .map(([draft, edits]) => {
       for (const edit of edits) edit(draft);
+      // An empty or dot-segment path parameter names another route (`/users/` is the list of users).
+      const params = draft.path.match(/:(\w+)/g)?.map((p) => draft.params[p.slice(1)]) ?? [];
+      if (params.some((v) => v === undefined || v === '' || v === '.' || v === '..')) draft.offRoute = true;
       return draft;
     });
 }

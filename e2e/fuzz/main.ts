@@ -31,7 +31,10 @@ try {
     count,
     only,
     concurrency: Number(process.env.FUZZ_CONCURRENCY ?? 4),
-    onProgress: (sent) => console.log(`  ${sent} sent, ${((Date.now() - started) / 1000).toFixed(0)} s`),
+    onProgress: (sent, byStatus) =>
+      console.log(
+        `  ${sent} sent, ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(byStatus)}`,
+      ),
   });
   console.log(formatReport(report));
   console.log(`  took ${((Date.now() - started) / 1000).toFixed(1)} s`);

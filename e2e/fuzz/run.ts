@@ -14,8 +14,8 @@ export interface FuzzOptions {
   concurrency?: number;
   /** Longer than the gateway's own request timeout: past it, the request hangs. */
   timeoutMs?: number;
-  /** Called after every 1,000th answer. */
-  onProgress?: (sent: number) => void;
+  /** Called after every 1,000th answer, with the answers by status so far. */
+  onProgress?: (sent: number, byStatus: Record<string, number>) => void;
 }
 
 export interface Failure {
@@ -78,7 +78,7 @@ function outcomeKey(o: Outcome): string {
 /** Sends `count` generated requests through the gateway and judges every answer. */
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const arbitrary = fuzzRequest(opts.world);
-  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const timeoutMs = opts.timeoutMs ?? 45_000;
   const indexes = opts.only === undefined ? Array.from({ length: opts.count }, (_, i) => i) : [opts.only];
   const report: FuzzReport = { seed: opts.seed, sent: 0, byStatus: {}, failures: [], slowest: [] };
   let next = 0;
@@ -94,7 +94,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
         report.slowest.push({ ms, request: describe(draft).slice(0, 300), outcome: outcomeKey(outcome) });
         report.slowest.sort((a, b) => b.ms - a.ms).splice(5);
       }
-      if (report.sent % 1000 === 0) opts.onProgress?.(report.sent);
+      if (report.sent % 1000 === 0) opts.onProgress?.(report.sent, report.byStatus);
       const key = outcomeKey(outcome);
       report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
       const reason = violation(draft, outcome);

@@ -30,6 +30,11 @@ export async function startFuzzStack(): Promise<FuzzStack> {
       AUTH_RATE_LIMIT_MAX: '1000000',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,200,1000',
       WEBHOOK_TIMEOUT_MS: '2000',
+      // Waits long enough that a loaded shared machine does not answer 503/504 for capacity: what is
+      // judged is the answer to the input, and a 5xx within these limits is still a failure.
+      REQUEST_TIMEOUT_MS: '20000',
+      DB_ACQUIRE_TIMEOUT_MS: '15000',
+      DB_STATEMENT_TIMEOUT_MS: '15000',
     },
   });
   return { stack, serviceReadyUrls };
