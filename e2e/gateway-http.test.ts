@@ -71,4 +71,50 @@ describe('gateway HTTP behaviour', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers['www-authenticate']).toBe('Bearer realm="coin-rewards", error="invalid_token"');
   });
+
+  it('keeps the dashboard session in a rotating HttpOnly cookie: refresh spends it, sign-out ends it', async () => {
+    const p = await registerAndLogin(stack.api);
+    const none = await stack.api.post('/dashboard/session/refresh');
+    expect(none.status).toBe(401);
+    expect(none.body.data.appErrorCode).toBe('UNAUTHORIZED');
+
+    const signIn = await stack.api.post('/dashboard/session', { email: p.email, password: p.password });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.data.accessToken).toEqual(expect.any(String));
+    expect(JSON.stringify(signIn.body)).not.toContain('refreshToken');
+    const cookie = String(signIn.headers['set-cookie']);
+    expect(cookie).toMatch(
+      /^coin_refresh=[^;]+; Max-Age=\d+; Path=\/dashboard\/session; HttpOnly; SameSite=Strict$/,
+    );
+    const first = cookie.split(';')[0];
+
+    const refreshed = await stack.api.post('/dashboard/session/refresh', undefined, {
+      headers: { cookie: first },
+    });
+    expect(refreshed.status).toBe(200);
+    const second = String(refreshed.headers['set-cookie']).split(';')[0];
+    expect(second).not.toBe(first);
+    // The spent cookie again: refused, and the whole session is revoked with it (reuse means theft).
+    const reused = await stack.api.post('/dashboard/session/refresh', undefined, {
+      headers: { cookie: first },
+    });
+    expect(reused.status).toBe(401);
+    const after = await stack.api.post('/dashboard/session/refresh', undefined, {
+      headers: { cookie: second },
+    });
+    expect(after.status).toBe(401);
+
+    const again = await stack.api.post('/dashboard/session', { email: p.email, password: p.password });
+    const third = String(again.headers['set-cookie']).split(';')[0];
+    const out = await stack.api.delete('/dashboard/session', {
+      token: again.body.data.accessToken,
+      headers: { cookie: third },
+    });
+    expect(out.status).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/^coin_refresh=;/);
+    const gone = await stack.api.post('/dashboard/session/refresh', undefined, {
+      headers: { cookie: third },
+    });
+    expect(gone.status).toBe(401);
+  });
 });
