@@ -20,15 +20,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await fuzz?.stack.stop();
-});
+}, 180_000);
 
 describe('fuzzer (short pass; `make fuzz` runs 10,000)', () => {
-  it('answers 300 generated and damaged requests without a 5xx, a hang or a body outside the envelope, and every process is still ready', async () => {
+  it('answers 200 generated and damaged requests without a 5xx, a hang or a body outside the envelope, and every process is still ready', async () => {
     console.log(`fuzz seed ${seed} (replay with SEED=${seed})`);
-    const report = await runFuzz({ baseUrl: fuzz.stack.url, world, seed, count: 300 });
+    const report = await runFuzz({ baseUrl: fuzz.stack.url, world, seed, count: 200 });
     console.log(formatReport(report));
-    expect(report.sent).toBe(300);
+    expect(report.sent).toBe(200);
     expect(report.failures.map((f) => `#${f.index} ${f.reason}: ${f.request}`)).toEqual([]);
     expect(await notReady(fuzz, world)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
