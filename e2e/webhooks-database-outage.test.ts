@@ -1,6 +1,6 @@
 import { databaseOutage, type Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
@@ -39,6 +39,16 @@ describe('webhooks database outage', () => {
     await setWebhook(stack.api, p, receiver.url);
     await onboard(stack.api, p, newUsers(2));
     await receiver.waitFor(1);
+    // Delivery is at least once: cut off before it records the partner's 200, the first webhook would
+    // rightly be sent again. The outage starts once it is recorded, so every webhook counted below
+    // belongs to the window.
+    await eventually(async () => {
+      const res = await stack.api.get('/api/v1/laas/webhooks/deliveries', {
+        token: p.accessToken,
+        query: { status: 'delivered' },
+      });
+      return res.body?.data?.data?.length === 1 ? true : undefined;
+    });
 
     let duringOutage = 0;
     const outage = await databaseOutage(stack.env.WEBHOOKS_DATABASE_URL!);
