@@ -26,6 +26,13 @@ export function partnerBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+export type PartnerClient = ReturnType<typeof createClient>;
+
+/** The SDK client a partner's backend would hold: its calls through the gateway with its token. */
+export function partnerClient(api: ApiClient, p: Pick<RegisteredPartner, 'accessToken'>): PartnerClient {
+  return createClient({ baseUrl: api.baseUrl, credentials: { token: () => p.accessToken } });
+}
+
 /** Registers a new partner and logs it in, through the gateway, as a partner's code would: with the SDK. */
 export async function registerAndLogin(
   api: ApiClient,

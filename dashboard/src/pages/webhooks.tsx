@@ -99,7 +99,10 @@ export function Webhooks() {
               <tbody>
                 {d.attemptLog.map((a) => (
                   <tr key={a.attempt}>
-                    <td>{a.attempt}</td>
+                    <td>
+                      {a.attempt}
+                      {a.manual && ' (redelivery)'}
+                    </td>
                     <td>{a.url}</td>
                     <td>{a.statusCode ?? '—'}</td>
                     <td>{a.error ?? (a.finishedAt ? '' : 'outcome unknown')}</td>

@@ -13,6 +13,8 @@ export const deliveryAttemptSchema = z.object({
   statusCode: z.number().int().nullable(),
   error: z.string().nullable(),
   durationMs: z.number().int().nullable(),
+  /** True for an attempt the partner asked for (redeliver), beside the automatic schedule. */
+  manual: z.boolean(),
 });
 
 export const deliverySchema = z.object({
@@ -53,7 +55,7 @@ export const retryDelivery = defineOperation({
     path: '/api/v1/laas/webhooks/deliveries/:id/retry',
     auth: 'partner',
     message: 'webhook delivery scheduled',
-    summary: 'Send a delivery again now (also re-enables an endpoint disabled by 410)',
+    summary: 'Redeliver: one more attempt now (also re-enables an endpoint disabled by 410)',
   },
   schemas: { params: z.object({ id: guid }), response: deliverySchema },
 });

@@ -16,6 +16,8 @@ export interface JobQueue {
   onDone?: string;
   onPark?: string;
   onReplay?: string;
+  /** SQL assignments made when a failed run is due again later (backoff or `retryAt`). */
+  onRetry?: string;
 }
 
 /** A claimed job: its row's columns, plus the claim's attempt number and lease (the fencing token). */
@@ -23,7 +25,9 @@ export type Job<Row> = Row & { id: string; attempts: number; lease: string; job_
 
 /**
  * What a run decided: `done` (finished, `onDone` applied), `again` (progress made and more left:
- * due again at once, behind the other due jobs, with its attempts counted afresh) or `park` (no
- * retry can help). A run that throws is retried with backoff, and parked after the last attempt.
+ * due again at once, behind the other due jobs, with its attempts counted afresh), `park` (no
+ * retry can help) or `retryAt` (failed, due again at the time the run names rather than the
+ * backoff's, and never parked for it: a run its caller added beside the job's own schedule). A run
+ * that throws is retried with backoff, and parked after the last attempt.
  */
-export type JobResult = 'done' | 'again' | { park: string };
+export type JobResult = 'done' | 'again' | { park: string } | { retryAt: string; error: string };

@@ -23,11 +23,17 @@ export function runAgain(em: EntityManager, q: JobQueue, job: Claim): Promise<bo
   return settle(em, q, job, 'attempts = 0, next_attempt_at = now(), last_error = NULL');
 }
 
-export function retryLater(em: EntityManager, q: JobQueue, job: Claim, error: string, delayMs: number) {
-  return settle(em, q, job, "last_error = $3, next_attempt_at = now() + $4 * interval '1 millisecond'", [
-    error,
-    delayMs,
-  ]);
+/** Due again after `delayMs`, or at `at` (a timestamp) when given. */
+export function retryLater(
+  em: EntityManager,
+  q: JobQueue,
+  job: Claim,
+  error: string,
+  when: { delayMs: number } | { at: string },
+) {
+  const due = 'at' in when ? '$4::timestamptz' : "now() + $4 * interval '1 millisecond'";
+  const set = ['last_error = $3', `next_attempt_at = ${due}`, q.onRetry].filter(Boolean).join(', ');
+  return settle(em, q, job, set, [error, 'at' in when ? when.at : when.delayMs]);
 }
 
 export function park(em: EntityManager, q: JobQueue, job: Claim, error: string): Promise<boolean> {

@@ -57,7 +57,10 @@ export function startJobWorker<Row>(opts: JobWorkerOptions<Row>): JobWorker {
       const result = await opts.run(job);
       if (result === 'done') await markDone(em, queue, job);
       else if (result === 'again') await runAgain(em, queue, job);
-      else {
+      else if ('retryAt' in result) {
+        await retryLater(em, queue, job, result.error, { at: result.retryAt });
+        return count('retry');
+      } else {
         await park(em, queue, job, result.park);
         log.error({ jobId: job.id, reason: result.park }, `${queue.name} job parked`);
         return count('parked');
@@ -74,7 +77,7 @@ export function startJobWorker<Row>(opts: JobWorkerOptions<Row>): JobWorker {
         return count('parked');
       }
       const delay = backoffDelay(job.attempts, opts.backoff);
-      await retryLater(em, queue, job, reason, delay);
+      await retryLater(em, queue, job, reason, { delayMs: delay });
       log.warn(
         { err, jobId: job.id, attempt: job.attempts, retryInMs: delay },
         `${queue.name} job failed; will retry`,

@@ -189,6 +189,23 @@ describe('job worker', () => {
     expect(r.done_at).not.toBeNull();
   });
 
+  it('takes a run that names its retry time at its word: due then, with the error, and never parked for it', async () => {
+    const [id] = await enqueue(1);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const w = worker(async () => ({ retryAt: at, error: 'partner endpoint down' }), { maxAttempts: 1 });
+    try {
+      await until(async () => (await rows())[0].last_error !== null);
+    } finally {
+      await w.stop();
+    }
+    const [due] = await boundQuery<{ on_time: boolean; parked_at: Date | null; last_error: string }>(
+      orm.em.fork(),
+      'SELECT next_attempt_at = $2::timestamptz AS on_time, parked_at, last_error FROM test_jobs WHERE id = $1',
+      [id, at],
+    );
+    expect(due).toEqual({ on_time: true, parked_at: null, last_error: 'partner endpoint down' });
+  });
+
   it('retries with backoff, parks after the last attempt with its error, counts it, lists it and replays it', async () => {
     const [id] = await enqueue(1);
     let healthy = false;

@@ -21,6 +21,7 @@ interface DeliveryRow {
     status_code: number | null;
     error: string | null;
     duration_ms: number | null;
+    manual: boolean;
   }[];
 }
 
@@ -63,6 +64,7 @@ async function deliveryViews(
       statusCode: a.status_code,
       error: a.error,
       durationMs: a.duration_ms,
+      manual: a.manual,
     })),
   }));
 }
@@ -92,10 +94,13 @@ export async function deliveriesPage(
 }
 
 /**
- * One more attempt now. A finished delivery (a parked job) is made due with one attempt left before
- * it is failed again; a pending one is just brought forward. The partner asking is taken as "my
- * endpoint is fixed": a 410-disabled endpoint is enabled again. Undefined when the partner has no
- * such delivery.
+ * One more attempt now, to the partner's current URL. A pending delivery gets an extra attempt that
+ * leaves its automatic schedule alone: it spends none of the attempts the queue allows and, if it
+ * fails, the delivery is due again when it was before (`resume_at`); asked again before that extra
+ * attempt has finished, nothing more is done. A finished delivery (failed, a parked job) is made
+ * due with one attempt left before it is failed again. The partner asking is taken as "my endpoint
+ * is fixed": a 410-disabled endpoint is enabled again. Undefined when the partner has no such
+ * delivery.
  */
 export async function retryDelivery(
   em: EntityManager,
@@ -103,12 +108,17 @@ export async function retryDelivery(
   id: string,
   maxAttempts: number,
 ): Promise<DeliveryView | undefined> {
+  const scheduled = "status = 'pending' AND parked_at IS NULL";
   const found = await em.transactional(async (tx) => {
     const rows = await boundQuery<{ id: string }>(
       tx,
       `UPDATE deliveries
-          SET attempts = CASE WHEN status = 'pending' AND parked_at IS NULL THEN attempts ELSE $3 - 1 END,
-              status = 'pending', parked_at = NULL, next_attempt_at = now(), updated_at = now()
+          SET resume_at = CASE WHEN ${scheduled} THEN coalesce(resume_at, next_attempt_at, now()) END,
+              attempts = CASE WHEN NOT (${scheduled}) THEN $3 - 1
+                              WHEN resume_at IS NULL THEN attempts - 1 ELSE attempts END,
+              next_attempt_at = CASE WHEN ${scheduled} AND resume_at IS NOT NULL THEN next_attempt_at
+                                     ELSE now() END,
+              status = 'pending', parked_at = NULL, updated_at = now()
         WHERE id = $1 AND partner_id = $2 RETURNING id`,
       [id, partnerId, maxAttempts],
     );

@@ -3,16 +3,18 @@ import type { Job, JobQueue } from '@coin/jobs';
 
 /**
  * Deliveries not yet delivered, one partner's deliveries never taking every worker slot. A parked
- * delivery is the partner's `failed` one; a replay makes it `pending` again.
+ * delivery is the partner's `failed` one; a replay makes it `pending` again. Any outcome ends a
+ * partner's extra attempt (`resume_at`, see retryDelivery).
  */
 export const deliveryQueue: JobQueue = {
   name: 'webhook-delivery',
   table: 'deliveries',
   unfinished: "status <> 'delivered'",
   fairnessKey: 'partner_id',
-  onDone: "status = 'delivered', delivered_at = now(), updated_at = now()",
-  onPark: "status = 'failed', updated_at = now()",
-  onReplay: "status = 'pending', updated_at = now()",
+  onDone: "status = 'delivered', delivered_at = now(), resume_at = NULL, updated_at = now()",
+  onPark: "status = 'failed', resume_at = NULL, updated_at = now()",
+  onReplay: "status = 'pending', resume_at = NULL, updated_at = now()",
+  onRetry: 'resume_at = NULL, updated_at = now()',
 };
 
 export interface Outcome {
@@ -25,15 +27,15 @@ export interface Outcome {
 /**
  * Records that an attempt has begun (no outcome yet) before anything is sent: a process that dies
  * mid-way leaves an attempt whose outcome is unknown. Attempts are numbered for the delivery's whole
- * life, across replays.
+ * life, across replays; `manual` marks the ones the partner asked for.
  */
-export async function startAttempt(em: EntityManager, deliveryId: string): Promise<number> {
+export async function startAttempt(em: EntityManager, deliveryId: string, manual: boolean): Promise<number> {
   const [row] = await boundQuery<{ attempt: number }>(
     em,
-    `INSERT INTO delivery_attempts (delivery_id, attempt)
-     SELECT $1, coalesce(max(attempt), 0) + 1 FROM delivery_attempts WHERE delivery_id = $1
+    `INSERT INTO delivery_attempts (delivery_id, attempt, manual)
+     SELECT $1, coalesce(max(attempt), 0) + 1, $2 FROM delivery_attempts WHERE delivery_id = $1
      RETURNING attempt`,
-    [deliveryId],
+    [deliveryId, manual],
   );
   return row.attempt;
 }

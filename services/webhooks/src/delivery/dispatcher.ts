@@ -19,6 +19,8 @@ import { signedHeaders } from './signing.ts';
 interface Delivery {
   partner_id: string;
   body: string;
+  /** Set while the claim is an extra attempt the partner asked for: when the schedule resumes. */
+  resume_at: string | null;
 }
 
 export interface Dispatcher {
@@ -33,7 +35,8 @@ const GONE = 410;
  * the HTTP timeout, and one partner has at most WEBHOOK_PARTNER_CONCURRENCY of them in flight, so a
  * partner whose endpoint hangs delays only its own deliveries. A failed attempt is retried with the
  * jobs' backoff and the delivery is `failed` (parked) after WEBHOOK_MAX_ATTEMPTS; a 410 Gone
- * disables the endpoint and fails the delivery at once.
+ * disables the endpoint and fails the delivery at once. A partner's extra attempt that fails hands
+ * the delivery back to its schedule as it was.
  */
 export function startDispatcher(deps: {
   orm: Database;
@@ -92,7 +95,7 @@ export function startDispatcher(deps: {
 
   async function deliver(d: Job<Delivery>): Promise<JobResult> {
     const em = orm.em.fork();
-    const n = await startAttempt(em, d.id);
+    const n = await startAttempt(em, d.id, d.resume_at !== null);
     const o = await attempt(d);
     await finishAttempt(em, d, n, o);
     if (o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300) {
@@ -105,6 +108,10 @@ export function startDispatcher(deps: {
       log.warn({ deliveryId: d.id, url: o.url }, 'endpoint answered 410 Gone; disabled');
       return { park: o.error ?? 'HTTP 410' };
     }
+    if (d.resume_at !== null) {
+      webhookAttempts.inc({ outcome: 'retry' });
+      return { retryAt: d.resume_at, error: o.error ?? 'not delivered' };
+    }
     webhookAttempts.inc({ outcome: d.attempts >= config.WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'retry' });
     throw new Error(o.error ?? 'not delivered');
   }
@@ -114,7 +121,7 @@ export function startDispatcher(deps: {
     log,
     service: 'webhooks',
     queue: deliveryQueue,
-    columns: 'partner_id, body',
+    columns: 'partner_id, body, resume_at::text AS resume_at',
     run: deliver,
     concurrency: config.WEBHOOK_CONCURRENCY,
     perKeyConcurrency: config.WEBHOOK_PARTNER_CONCURRENCY,

@@ -1,9 +1,11 @@
 import { outboxMigrations } from '@coin/events';
 import { Deliveries } from './0001-deliveries.ts';
 import { DeliveryJobs } from './0002-delivery-jobs.ts';
+import { ManualRedelivery } from './0003-manual-redelivery.ts';
 
 export const webhooksMigrations = [
   ...outboxMigrations,
   { name: '0001-deliveries', class: Deliveries },
   { name: '0002-delivery-jobs', class: DeliveryJobs },
+  { name: '0003-manual-redelivery', class: ManualRedelivery },
 ];

@@ -1,0 +1,71 @@
+import type { Stack } from '@coin/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { partnerClient, registerAndLogin } from './support/partners.ts';
+import { stackWith } from './support/stack.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
+
+let stack: Stack;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  // A day between automatic attempts: none but the first comes while the test runs, so every
+  // later attempt is one the partner asked for. Two automatic attempts in all: a redelivery that
+  // spent one would fail the delivery.
+  stack = await stackWith(['identity', 'onboarding', 'webhooks'], {
+    AUTH_RATE_LIMIT_MAX: '1000',
+    WEBHOOK_RETRY_BASE_MS: '86400000',
+    WEBHOOK_RETRY_MAX_MS: '86400000',
+    WEBHOOK_MAX_ATTEMPTS: '2',
+    WEBHOOK_POLL_MS: '20',
+    WEBHOOK_PARTNER_CACHE_MS: '0',
+  });
+  receiver = await startWebhookReceiver();
+});
+
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+describe('redelivering a pending delivery', () => {
+  it('is an extra attempt: it spends no automatic attempt and leaves the next one where it was', async () => {
+    receiver.respondWith((n) => (n < 2 ? 500 : 200));
+    const p = await registerAndLogin(stack.api);
+    const sdk = partnerClient(stack.api, p);
+    await setWebhook(stack.api, p, receiver.url);
+    await onboard(stack.api, p, newUsers(1));
+    const finished = (attempts: number) =>
+      eventually(async () => {
+        const [d] = (await sdk.listDeliveries({})).data;
+        return d?.attemptLog.length === attempts && d.attemptLog.every((a) => a.finishedAt) ? d : undefined;
+      });
+    const scheduled = await finished(1);
+    expect(scheduled).toMatchObject({ status: 'pending', attemptLog: [{ statusCode: 500, manual: false }] });
+    expect(scheduled.nextAttemptAt).not.toBeNull();
+
+    await sdk.retryDelivery({ id: scheduled.id });
+    const afterManual = await finished(2);
+    expect(afterManual).toMatchObject({
+      status: 'pending',
+      lastStatusCode: 500,
+      nextAttemptAt: scheduled.nextAttemptAt,
+      attemptLog: [{ manual: false }, { statusCode: 500, manual: true }],
+    });
+
+    await sdk.retryDelivery({ id: scheduled.id });
+    const [hook] = (await receiver.waitFor(3)).slice(2);
+    expect(hook.headers['webhook-id']).toBe(scheduled.id);
+    const delivered = await eventually(async () => {
+      const [d] = (await sdk.listDeliveries({ status: 'delivered' })).data;
+      return d;
+    });
+    expect(delivered).toMatchObject({ id: scheduled.id, attempts: 3, nextAttemptAt: null });
+    expect(delivered.attemptLog.map((a) => [a.statusCode, a.manual])).toEqual([
+      [500, false],
+      [500, true],
+      [200, true],
+    ]);
+    expect(receiver.received).toHaveLength(3);
+  });
+});
