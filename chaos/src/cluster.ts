@@ -1,6 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dropStream, freePort, isolatedDatabases, spawnGateway, spawnService } from '@coin/testing';
+import {
+  dropStream,
+  freePort,
+  type IsolatedDatabases,
+  isolatedDatabases,
+  spawnGateway,
+  spawnService,
+} from '@coin/testing';
+import type { Servers } from './servers.ts';
 
 export const SERVICES = ['identity', 'onboarding', 'rules', 'wallet', 'leaderboard', 'webhooks'] as const;
 const REPLICAS = 2;
@@ -26,18 +34,18 @@ export class Cluster {
   readonly env: NodeJS.ProcessEnv;
   /** Exits nobody caused: a process that died by itself. */
   unexpectedExits: string[] = [];
-  private readonly dbs = isolatedDatabases(SERVICES);
   private readonly restartDelays = new Map<Replica, number>();
   private readonly resumes = new Map<Replica, NodeJS.Timeout>();
   private readonly restarting = new Set<Promise<void>>();
   private stopping = false;
 
-  constructor(logLevel: string) {
+  private readonly dbs: IsolatedDatabases;
+
+  constructor(logLevel: string, servers: Servers['env']) {
+    const base = { ...process.env, ...servers };
+    this.dbs = isolatedDatabases(SERVICES, base);
     this.env = {
-      NATS_URL: 'nats://127.0.0.1:4222',
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      DATABASE_URL_BASE: 'postgres://postgres@127.0.0.1:5432',
-      ...process.env,
+      ...base,
       ...this.dbs.env,
       NATS_NAMESPACE: `chaos${randomBytes(5).toString('hex')}`,
       LOG_LEVEL: logLevel,

@@ -1,7 +1,7 @@
-import { execSync } from 'node:child_process';
-import { reachable, type SeededRandom } from '@coin/testing';
+import type { SeededRandom } from '@coin/testing';
 import type { Cluster } from './cluster.ts';
-import type { ChaosOptions, FaultKind, ServerCommands } from './options.ts';
+import type { ChaosOptions, FaultKind, ServerName } from './options.ts';
+import type { Servers } from './servers.ts';
 
 interface PlannedFault {
   atMs: number;
@@ -28,39 +28,6 @@ export function planFaults(random: SeededRandom, opts: ChaosOptions, processes: 
   return faults;
 }
 
-const SERVER_URLS = {
-  postgres: ['postgres://127.0.0.1:5432', 5432],
-  nats: ['nats://127.0.0.1:4222', 4222],
-  redis: ['redis://127.0.0.1:6379', 6379],
-} as const;
-
-function sh(command: string): string {
-  return execSync(command, { shell: '/bin/sh', encoding: 'utf8', timeout: 30_000 }).trim();
-}
-
-/**
- * Stops one local server by its own pid (nothing else of the machine), keeps it down for `forMs`,
- * starts it with the configured command and waits until it accepts connections again.
- */
-async function restartServer(name: keyof typeof SERVER_URLS, cmd: ServerCommands, forMs: number) {
-  const pid = Number(sh(cmd.pid));
-  if (!Number.isSafeInteger(pid) || pid <= 1) throw new Error(`${name}: no pid from '${cmd.pid}'`);
-  process.kill(pid, cmd.signal);
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  while (alive()) await new Promise((r) => setTimeout(r, 100));
-  await new Promise((r) => setTimeout(r, forMs));
-  sh(cmd.start);
-  const [url, port] = SERVER_URLS[name];
-  while (!(await reachable(url, port))) await new Promise((r) => setTimeout(r, 200));
-}
-
 export interface FaultLog {
   injected: Record<FaultKind, number>;
   /** Faults whose process was not up at that moment (already down or paused). */
@@ -71,8 +38,8 @@ export interface FaultLog {
 /** Injects the planned faults at their times until `stopped()`; server restarts are awaited in turn. */
 export async function injectFaults(
   cluster: Cluster,
+  servers: Servers,
   faults: PlannedFault[],
-  opts: ChaosOptions,
   stopped: () => boolean,
   say: (line: string) => void,
 ): Promise<FaultLog> {
@@ -97,10 +64,10 @@ export async function injectFaults(
       log.lines.push(`${at} ${f.kind} ${r.id} (${f.forMs} ms)`);
       say(`fault ${log.lines.at(-1)}`);
     } else {
-      const server = f.kind.slice('restart-'.length) as keyof typeof SERVER_URLS;
+      const server = f.kind.slice('restart-'.length) as ServerName;
       log.lines.push(`${at} ${f.kind} (down ${f.forMs} ms)`);
       say(`fault ${log.lines.at(-1)}`);
-      await restartServer(server, opts.servers[server], f.forMs);
+      await servers.restart(server, f.forMs);
     }
     log.injected[f.kind] += 1;
   }

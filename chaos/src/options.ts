@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 
+export type ServerName = 'postgres' | 'nats' | 'redis';
+
 export type FaultKind = 'kill' | 'pause' | 'restart-postgres' | 'restart-nats' | 'restart-redis';
 
 /** How one local server is restarted: its pid found by a command, stopped by a signal, started again. */
@@ -22,11 +24,17 @@ export interface ChaosOptions {
   quietTimeoutMs: number;
   /** Test-only: corrupts the books before the final read, to show the checker catches it. */
   sabotage?: 'skip-partner-posting';
-  servers: Record<'postgres' | 'nats' | 'redis', ServerCommands>;
+  /** `private`: Postgres, NATS and Redis of the run's own (the default); `machine`: the machine's. */
+  servers: 'private' | 'machine';
+  postgresBin?: string;
+  natsServer: string;
+  redisServer: string;
+  /** How the machine's servers are restarted (CHAOS_SERVERS=machine). */
+  machine: Record<ServerName, ServerCommands>;
   logLevel: string;
 }
 
-const SERVER_DEFAULTS: ChaosOptions['servers'] = {
+const MACHINE_DEFAULTS: ChaosOptions['machine'] = {
   postgres: {
     pid: 'head -1 /var/lib/postgresql/*/main/postmaster.pid',
     signal: 'SIGINT',
@@ -56,11 +64,15 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1):
 }
 
 /**
- * `make chaos` settings. Server restarts stop the machine's one Postgres, NATS or Redis: they run only
- * when FAULTS names them (`FAULTS=kill,pause,restart` for all three), never by default.
+ * `make chaos` settings. Server restarts are among the default faults on the run's private servers; on
+ * the machine's (CHAOS_SERVERS=machine) they stop the one Postgres, NATS or Redis everybody uses, so
+ * there they run only when FAULTS names them (`restart` for all three).
  */
 export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
-  const faults = (env.FAULTS ?? 'kill,pause')
+  const servers = env.CHAOS_SERVERS || 'private';
+  if (servers !== 'private' && servers !== 'machine')
+    throw new Error('CHAOS_SERVERS must be private or machine');
+  const faults = (env.FAULTS || (servers === 'private' ? 'kill,pause,restart' : 'kill,pause'))
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean)
@@ -70,13 +82,13 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions
   const sabotage = env.CHAOS_SABOTAGE || undefined;
   if (sabotage !== undefined && sabotage !== 'skip-partner-posting')
     throw new Error('CHAOS_SABOTAGE must be skip-partner-posting');
-  const servers = structuredClone(SERVER_DEFAULTS);
+  const machine = structuredClone(MACHINE_DEFAULTS);
   for (const name of ['postgres', 'nats', 'redis'] as const) {
     const upper = name.toUpperCase();
-    servers[name] = {
-      pid: env[`CHAOS_${upper}_PID_CMD`] ?? servers[name].pid,
-      signal: (env[`CHAOS_${upper}_STOP_SIGNAL`] as NodeJS.Signals) ?? servers[name].signal,
-      start: env[`CHAOS_${upper}_START_CMD`] ?? servers[name].start,
+    machine[name] = {
+      pid: env[`CHAOS_${upper}_PID_CMD`] ?? machine[name].pid,
+      signal: (env[`CHAOS_${upper}_STOP_SIGNAL`] as NodeJS.Signals) ?? machine[name].signal,
+      start: env[`CHAOS_${upper}_START_CMD`] ?? machine[name].start,
     };
   }
   return {
@@ -90,6 +102,10 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions
     quietTimeoutMs: whole(env, 'QUIET_TIMEOUT', 150) * 1000,
     sabotage,
     servers,
+    postgresBin: env.CHAOS_PG_BIN || undefined,
+    natsServer: env.CHAOS_NATS_SERVER || '/usr/sbin/nats-server',
+    redisServer: env.CHAOS_REDIS_SERVER || 'redis-server',
+    machine,
     logLevel: env.CHAOS_LOG_LEVEL ?? 'silent',
   };
 }

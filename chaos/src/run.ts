@@ -16,6 +16,7 @@ import { type FaultLog, injectFaults, planFaults } from './faults.ts';
 import type { ChaosOptions } from './options.ts';
 import { waitForQuiet } from './quiet.ts';
 import { skipPartnerPosting } from './sabotage.ts';
+import { startServers } from './servers.ts';
 import { runClients } from './workload/clients.ts';
 import { seededUuids } from './workload/seeded-uuids.ts';
 import { buildWorld, type PartnerWorld } from './workload/world.ts';
@@ -37,17 +38,22 @@ const say = (line: string) => console.log(`  ${new Date().toISOString().slice(11
 export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResult> {
   const random = seededRandom('chaos run', { SEED: String(seed) });
   const uuid = seededUuids(random);
-  const cluster = new Cluster(opts.logLevel);
+  const servers = await startServers(opts);
+  const cluster = new Cluster(opts.logLevel, servers.env);
   const receiver = await startWebhookReceiver();
   const books = new Books(cluster.env);
   const interrupt = () => {
-    void Promise.allSettled([cluster.stop(), receiver.close()]).then(() => process.exit(130));
+    void Promise.allSettled([cluster.stop(), receiver.close()])
+      .then(() => servers.close())
+      .then(() => process.exit(130));
   };
   process.once('SIGINT', interrupt);
   let world: PartnerWorld[] = [];
   try {
     await cluster.start();
-    say(`${cluster.replicas.length} processes up (namespace ${cluster.env.NATS_NAMESPACE})`);
+    say(
+      `${cluster.replicas.length} processes up (namespace ${cluster.env.NATS_NAMESPACE}, ${opts.servers} servers: ${Object.values(servers.env).join(' ')})`,
+    );
     world = await buildWorld(cluster.gatewayUrls[0], receiver, opts.partners, uuid);
     const faults = planFaults(random, opts, cluster.replicas.length);
     let giveUpAt = Number.POSITIVE_INFINITY;
@@ -64,7 +70,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
     say(
       `workload of ${opts.clients} clients for ${opts.durationMs / 1000} s, ${faults.length} faults planned`,
     );
-    const log = await injectFaults(cluster, faults, opts, () => Date.now() >= until, say);
+    const log = await injectFaults(cluster, servers, faults, () => Date.now() >= until, say);
     while (Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     await cluster.heal();
     say('healed: every process up');
@@ -110,5 +116,6 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
     await receiver.close();
     await cluster.stop();
     for (const w of world) await forgetPartnerIndex(cluster.env.REDIS_URL!, w.partnerId);
+    await servers.close();
   }
 }

@@ -67,6 +67,17 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
         enableAutoPipelining: true,
         commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
       });
+      // Without a listener ioredis writes every failed reconnect to stderr, outside the log; it
+      // reconnects by itself, so an outage is logged once when it starts and once when it ends.
+      let unreachable = false;
+      redis.on('error', (err) => {
+        if (!unreachable) log.warn({ err }, 'redis unreachable, reconnecting');
+        unreachable = true;
+      });
+      redis.on('ready', () => {
+        if (unreachable) log.info('redis reachable again');
+        unreachable = false;
+      });
       list.add('redis', { stop: () => redis.disconnect() });
       return redis;
     },

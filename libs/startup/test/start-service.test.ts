@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { callOperation, connectBus, handle, type NatsConnection, pingService } from '@coin/bus';
 import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { defineOperation } from '@coin/contracts';
-import { isolatedDatabases } from '@coin/testing';
+import { freePort, isolatedDatabases } from '@coin/testing';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startService } from '../src/index.ts';
 
@@ -84,5 +85,29 @@ describe('startService', () => {
     expect(order).toEqual(['request answered', 'worker registered last', 'worker registered first']);
     expect(await sessionsOnDatabase()).toBe(0);
     expect(await pingService(nc, service)).toEqual([]);
+  });
+
+  it('an unreachable Redis is reported through the log, not by ioredis on stderr (chaos seed 1: Redis restart)', async () => {
+    const unhandled = vi.spyOn(console, 'error');
+    let client: Redis | undefined;
+    const running = await startService(
+      { ...config, REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+      {
+        ...spec,
+        redis: true,
+        start({ redis }) {
+          client = redis;
+          return [];
+        },
+      },
+    );
+    try {
+      await new Promise((resolve) => client!.once('reconnecting', resolve));
+      const fromIoredis = unhandled.mock.calls.filter((args) => String(args[0]).includes('[ioredis]'));
+      expect(fromIoredis).toEqual([]);
+    } finally {
+      unhandled.mockRestore();
+      await running.stop();
+    }
   });
 });
