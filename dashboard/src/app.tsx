@@ -1,3 +1,4 @@
+import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiKeys } from './pages/api-keys.tsx';
 import { SignIn, SignUp } from './pages/auth.tsx';
@@ -11,35 +12,22 @@ import { Webhooks } from './pages/webhooks.tsx';
 import { Link, usePath } from './router.tsx';
 import { restore, signOut, useSession } from './session.ts';
 
-const NAV: [string, string][] = [
-  ['/', 'Overview'],
-  ['/api-keys', 'API keys'],
-  ['/rules', 'Rules'],
-  ['/users', 'Users'],
-  ['/tiers', 'Tiers'],
-  ['/leaderboards', 'Leaderboards'],
-  ['/webhooks', 'Webhooks'],
+/** The signed-in pages, in the navigation's order; the first is also every unknown path's. */
+const PAGES: [string, string, FunctionComponent][] = [
+  ['/', 'Overview', Overview],
+  ['/api-keys', 'API keys', ApiKeys],
+  ['/rules', 'Rules', Rules],
+  ['/users', 'Users', Users],
+  ['/tiers', 'Tiers', Tiers],
+  ['/leaderboards', 'Leaderboards', Leaderboards],
+  ['/webhooks', 'Webhooks', Webhooks],
 ];
 
 function signedInPage(path: string) {
   if (path.startsWith('/users/'))
     return <UserPage userId={decodeURIComponent(path.slice('/users/'.length))} />;
-  switch (path) {
-    case '/api-keys':
-      return <ApiKeys />;
-    case '/rules':
-      return <Rules />;
-    case '/users':
-      return <Users />;
-    case '/tiers':
-      return <Tiers />;
-    case '/leaderboards':
-      return <Leaderboards />;
-    case '/webhooks':
-      return <Webhooks />;
-    default:
-      return <Overview />;
-  }
+  const [, , Shown] = PAGES.find(([to]) => to === path) ?? PAGES[0];
+  return <Shown />;
 }
 
 export function App() {
@@ -58,7 +46,7 @@ export function App() {
           <>
             <nav aria-label="Dashboard">
               <ul>
-                {NAV.map(([to, text]) => (
+                {PAGES.map(([to, text]) => (
                   <li key={to}>
                     <Link to={to} current={path === to || (to === '/users' && path.startsWith('/users/'))}>
                       {text}

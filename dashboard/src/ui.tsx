@@ -1,30 +1,7 @@
-import { CoinApiError } from '@coin/sdk';
-import type { ComponentChildren, InputHTMLAttributes, TargetedSubmitEvent } from 'preact';
-import { useCallback, useEffect, useId, useState } from 'preact/hooks';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useEffect, useId } from 'preact/hooks';
 
-export type FieldErrors = Record<string, string>;
-
-/**
- * The API's validation text names its field first (`coinValue must be …`; several joined by `; `):
- * each goes beside its field, the rest in the form's alert.
- */
-export function splitErrors(
-  err: unknown,
-  fields: readonly string[],
-): { fields: FieldErrors; general?: string } {
-  if (!(err instanceof CoinApiError))
-    return { fields: {}, general: (err as Error)?.message ?? 'something went wrong' };
-  const out: FieldErrors = {};
-  const rest: string[] = [];
-  for (const part of err.error.split('; ')) {
-    const field = fields.find((f) => part === f || part.startsWith(`${f} `) || part.startsWith(`${f}[`));
-    if (field && err.status === 400) out[field] = part;
-    else rest.push(part);
-  }
-  return { fields: out, general: rest.length ? rest.join('; ') : undefined };
-}
-
-export function Field(props: {
+export interface FieldProps {
   label: string;
   name: string;
   error?: string;
@@ -34,7 +11,9 @@ export function Field(props: {
   autocomplete?: string;
   placeholder?: string;
   step?: string;
-}) {
+}
+
+export function Field(props: FieldProps) {
   const id = useId();
   const { label, error, type = 'text', ...input } = props;
   // Preact 11 types each input type's attributes apart; these fields only use common ones.
@@ -49,12 +28,17 @@ export function Field(props: {
     <div class="field">
       <label for={id}>{label}</label>
       <input {...attrs} />
-      {error && (
-        <p id={`${id}-error`} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`}>{error}</FieldError>
     </div>
+  );
+}
+
+export function FieldError(props: { id?: string; children?: string }) {
+  if (!props.children) return null;
+  return (
+    <p id={props.id} class="field-error">
+      {props.children}
+    </p>
   );
 }
 
@@ -94,81 +78,6 @@ export function Alert(props: { children?: ComponentChildren; kind?: 'error' | 'o
   );
 }
 
-/** A form whose submit calls `action` with its values; errors land beside fields or in its alert. */
-export function Form(props: {
-  label: string;
-  fields: readonly string[];
-  action: (values: Record<string, string>, form: HTMLFormElement) => Promise<string | undefined>;
-  submit: string;
-  children: (errors: FieldErrors) => ComponentChildren;
-}) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const onSubmit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const values = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]));
-    setBusy(true);
-    setDone(undefined);
-    try {
-      setDone(await props.action(values, form));
-      setErrors({});
-      setGeneral(undefined);
-    } catch (err) {
-      const split = splitErrors(err, props.fields);
-      setErrors(split.fields);
-      setGeneral(split.general);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form aria-label={props.label} onSubmit={onSubmit} noValidate>
-      {props.children(errors)}
-      <Alert>{general}</Alert>
-      <Alert kind="ok">{done}</Alert>
-      <button type="submit" disabled={busy}>
-        {props.submit}
-      </button>
-    </form>
-  );
-}
-
-/** Loads on mount and whenever `deps` change; `reload` loads again (after a change). */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: string }>({});
-  const run = useCallback(() => {
-    load().then(
-      (data) => setState({ data }),
-      (err: Error) => setState({ error: err instanceof CoinApiError ? err.error : err.message }),
-    );
-  }, deps);
-  useEffect(run, [run]);
-  return { ...state, reload: run };
-}
-
-export function Pager(props: { page: number; lastpage: number; onPage: (p: number) => void; label: string }) {
-  return (
-    <nav class="pager" aria-label={`${props.label} pages`}>
-      <button type="button" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
-        Previous page
-      </button>
-      <span>
-        Page {props.page} of {props.lastpage}
-      </span>
-      <button
-        type="button"
-        disabled={props.page >= props.lastpage}
-        onClick={() => props.onPage(props.page + 1)}
-      >
-        Next page
-      </button>
-    </nav>
-  );
-}
-
 export function Page(props: { title: string; children: ComponentChildren }) {
   useEffect(() => {
     document.title = `${props.title} · Coin rewards dashboard`;
@@ -178,5 +87,33 @@ export function Page(props: { title: string; children: ComponentChildren }) {
       <h1>{props.title}</h1>
       {props.children}
     </>
+  );
+}
+
+/** A titled part of a page: a region named by its heading. */
+export function Section(props: { title: string; children: ComponentChildren }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+/** The "Show" choice above a list: its values, each with the text shown. */
+export function StatusFilter<S extends string>(props: {
+  value: S;
+  options: Record<S, string>;
+  onChange: (status: S) => void;
+}) {
+  return (
+    <Select
+      label="Show"
+      name="status"
+      value={props.value}
+      options={Object.entries(props.options) as [S, string][]}
+      onChange={(v) => props.onChange(v as S)}
+    />
   );
 }

@@ -1,92 +1,73 @@
 import { useState } from 'preact/hooks';
+import { FormSection, labelled } from '../form.tsx';
+import { useAction, useLoad } from '../load.tsx';
 import { api } from '../session.ts';
-import { Alert, Field, Form, Page, useLoad } from '../ui.tsx';
+import { code, ListTable, when } from '../table.tsx';
+import { Page, Section } from '../ui.tsx';
+
+function NewSecret(props: { name: string; secret: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="secret" role="status">
+      <p>
+        The secret of <strong>{props.name}</strong>, shown this once: store it now.
+      </p>
+      <code data-testid="new-key">{props.secret}</code>{' '}
+      <button
+        type="button"
+        onClick={async () => {
+          await navigator.clipboard.writeText(props.secret);
+          setCopied(true);
+        }}
+      >
+        Copy key
+      </button>
+      {copied && <span> Copied.</span>}
+    </div>
+  );
+}
 
 export function ApiKeys() {
   const keys = useLoad(() => api.listApiKeys(), []);
+  const revoke = useAction(keys.reload);
   const [created, setCreated] = useState<{ name: string; key: string }>();
-  const [copied, setCopied] = useState(false);
   return (
     <Page title="API keys">
-      <section aria-labelledby="new-key">
-        <h2 id="new-key">Create a key</h2>
-        <Form
-          label="Create a key"
-          fields={['name']}
-          submit="Create key"
-          action={async (v, form) => {
-            const key = await api.createApiKey({ name: v.name });
-            setCreated({ name: key.name, key: key.key });
-            setCopied(false);
-            form.reset();
-            keys.reload();
-            return undefined;
-          }}
-        >
-          {(e) => <Field label="Key name" name="name" error={e.name} />}
-        </Form>
-        {created && (
-          <div class="secret" role="status">
-            <p>
-              The secret of <strong>{created.name}</strong>, shown this once: store it now.
-            </p>
-            <code data-testid="new-key">{created.key}</code>{' '}
-            <button
-              type="button"
-              onClick={async () => {
-                await navigator.clipboard.writeText(created.key);
-                setCopied(true);
-              }}
-            >
-              Copy key
-            </button>
-            {copied && <span> Copied.</span>}
-          </div>
-        )}
-      </section>
-      <section aria-labelledby="keys">
-        <h2 id="keys">Your keys</h2>
-        <Alert>{keys.error}</Alert>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.data.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{new Date(k.createdAt).toLocaleString()}</td>
-                <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'never'}</td>
-                <td>
-                  {k.revokedAt ? (
-                    'revoked'
-                  ) : (
-                    <button
-                      type="button"
-                      aria-label={`Revoke ${k.name}`}
-                      onClick={async () => {
-                        await api.revokeApiKey({ id: k.id });
-                        keys.reload();
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <FormSection
+        label="Create a key"
+        fields={labelled({ name: 'Key name' })}
+        submit="Create key"
+        added={keys.reload}
+        action={async (v) => setCreated(await api.createApiKey({ name: v.name }))}
+        after={created && <NewSecret key={created.key} name={created.name} secret={created.key} />}
+      />
+      <Section title="Your keys">
+        <ListTable
+          list={keys}
+          failure={revoke.failure}
+          columns={[
+            { head: 'Name', cell: (k) => k.name },
+            { head: 'Prefix', cell: (k) => code(`${k.prefix}…`) },
+            { head: 'Created', cell: (k) => when(k.createdAt) },
+            { head: 'Last used', cell: (k) => when(k.lastUsedAt, 'never') },
+            {
+              head: 'State',
+              cell: (k) =>
+                k.revokedAt ? (
+                  'revoked'
+                ) : (
+                  <button
+                    type="button"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => revoke.run(() => api.revokeApiKey({ id: k.id }))}
+                  >
+                    Revoke
+                  </button>
+                ),
+            },
+          ]}
+        />
+      </Section>
     </Page>
   );
 }

@@ -1,33 +1,31 @@
+import { type FieldSpec, Form } from '../form.tsx';
 import { Link, navigate } from '../router.tsx';
 import { api, signIn } from '../session.ts';
-import { Field, Form, Page } from '../ui.tsx';
+import { Page } from '../ui.tsx';
+
+const email: FieldSpec = { name: 'email', label: 'E-mail', type: 'email', autocomplete: 'username' };
+const password = (name: string, label: string, autocomplete: string): FieldSpec => ({
+  name,
+  label,
+  type: 'password',
+  autocomplete,
+});
+
+/** Signs in and opens the overview. */
+async function enter(v: Record<string, string>): Promise<void> {
+  await signIn(v.email, v.password);
+  navigate('/dashboard');
+}
 
 export function SignIn() {
   return (
     <Page title="Sign in">
       <Form
         label="Sign in"
-        fields={['email', 'password']}
+        fields={[email, password('password', 'Password', 'current-password')]}
         submit="Sign in"
-        action={async (v) => {
-          await signIn(v.email, v.password);
-          navigate('/dashboard');
-          return undefined;
-        }}
-      >
-        {(e) => (
-          <>
-            <Field label="E-mail" name="email" type="email" autocomplete="username" error={e.email} />
-            <Field
-              label="Password"
-              name="password"
-              type="password"
-              autocomplete="current-password"
-              error={e.password}
-            />
-          </>
-        )}
-      </Form>
+        action={enter}
+      />
       <p>
         New here? <Link to="/sign-up">Create a partner account</Link>
       </p>
@@ -36,16 +34,18 @@ export function SignIn() {
 }
 
 const SIGN_UP_FIELDS = [
-  'applicationName',
-  'partnerName',
-  'email',
-  'password',
-  'confirmPassword',
-  'redirectUrl',
-  'webRedirectUrl',
-  'mobileRedirectUrl',
-  'userDetailsUrl',
-] as const;
+  { name: 'applicationName', label: 'Application name' },
+  { name: 'partnerName', label: 'Business name' },
+  email,
+  password('password', 'Password', 'new-password'),
+  password('confirmPassword', 'Confirm password', 'new-password'),
+  { name: 'redirectUrl', label: 'Redirect URL', type: 'url' },
+  { name: 'webRedirectUrl', label: 'Web redirect URL', type: 'url' },
+  { name: 'mobileRedirectUrl', label: 'Mobile redirect URL' },
+  { name: 'userDetailsUrl', label: 'User details URL', type: 'url' },
+] satisfies FieldSpec[];
+
+type SignUpBody = Parameters<typeof api.registerPartner>[0];
 
 export function SignUp() {
   return (
@@ -55,42 +55,12 @@ export function SignUp() {
         fields={SIGN_UP_FIELDS}
         submit="Create account"
         action={async (v) => {
-          const body = Object.fromEntries(SIGN_UP_FIELDS.map((f) => [f, v[f] ?? ''])) as Record<
-            (typeof SIGN_UP_FIELDS)[number],
-            string
-          >;
-          await api.registerPartner(body);
-          await signIn(v.email, v.password);
-          navigate('/dashboard');
-          return undefined;
+          await api.registerPartner(
+            Object.fromEntries(SIGN_UP_FIELDS.map((f) => [f.name, v[f.name] ?? ''])) as SignUpBody,
+          );
+          await enter(v);
         }}
-      >
-        {(e) => (
-          <>
-            <Field label="Application name" name="applicationName" error={e.applicationName} />
-            <Field label="Business name" name="partnerName" error={e.partnerName} />
-            <Field label="E-mail" name="email" type="email" autocomplete="username" error={e.email} />
-            <Field
-              label="Password"
-              name="password"
-              type="password"
-              autocomplete="new-password"
-              error={e.password}
-            />
-            <Field
-              label="Confirm password"
-              name="confirmPassword"
-              type="password"
-              autocomplete="new-password"
-              error={e.confirmPassword}
-            />
-            <Field label="Redirect URL" name="redirectUrl" type="url" error={e.redirectUrl} />
-            <Field label="Web redirect URL" name="webRedirectUrl" type="url" error={e.webRedirectUrl} />
-            <Field label="Mobile redirect URL" name="mobileRedirectUrl" error={e.mobileRedirectUrl} />
-            <Field label="User details URL" name="userDetailsUrl" type="url" error={e.userDetailsUrl} />
-          </>
-        )}
-      </Form>
+      />
       <p>
         Have an account? <Link to="/">Sign in</Link>
       </p>

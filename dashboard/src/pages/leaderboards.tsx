@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
+import { FormSection, labelled } from '../form.tsx';
+import { type PagedList, usePaged } from '../load.tsx';
 import { api } from '../session.ts';
-import { Alert, Field, Form, Page, Pager, Select, useLoad } from '../ui.tsx';
+import { code, DataTable } from '../table.tsx';
+import { Alert, Page, Section, Select } from '../ui.tsx';
 
 const MONTHS = [
   'January',
@@ -16,126 +19,101 @@ const MONTHS = [
   'November',
   'December',
 ];
+const PAGE = 10;
+
+/** One board's page: position, user, amount. */
+function Board<T>(props: {
+  label: string;
+  amount: string;
+  board: PagedList<{ data: T[]; lastpage: number }>;
+  user: (entry: T) => string;
+  value: (entry: T) => string | number;
+}) {
+  const { board } = props;
+  return (
+    <>
+      <Alert>{board.error}</Alert>
+      <DataTable
+        label={props.label}
+        rows={board.data?.data}
+        rowKey={props.user}
+        columns={[
+          { head: 'Position', cell: (_, i) => (board.page - 1) * PAGE + i + 1 },
+          { head: 'User', cell: (e) => code(props.user(e)) },
+          { head: props.amount, cell: props.value },
+        ]}
+      />
+      {board.pager(props.label)}
+    </>
+  );
+}
 
 export function Leaderboards() {
   const now = new Date();
   const [month, setMonth] = useState(now.getUTCMonth() + 1);
   const [year, setYear] = useState(now.getUTCFullYear());
-  const [page, setPage] = useState(1);
-  const [pointsPage, setPointsPage] = useState(1);
-  const coins = useLoad(
-    () => api.coinLeaderboard({ type: 'earner', month, year, page, limit: 10 }),
-    [month, year, page],
+  const coins = usePaged(
+    (page) => api.coinLeaderboard({ type: 'earner', month, year, page, limit: PAGE }),
+    [month, year],
   );
-  const points = useLoad(() => api.pointsLeaderboard({ page: pointsPage, take: 10 }), [pointsPage]);
+  const points = usePaged((page) => api.pointsLeaderboard({ page, take: PAGE }), []);
   const years = Array.from({ length: 5 }, (_, i) => String(now.getUTCFullYear() - i));
+  const period = `${MONTHS[month - 1]} ${year}`;
   return (
     <Page title="Leaderboards">
-      <section aria-labelledby="coins">
-        <h2 id="coins">Coins earned in a month</h2>
+      <Section title="Coins earned in a month">
         <div class="row">
           <Select
             label="Month"
             name="month"
             value={String(month)}
             options={MONTHS.map((m, i) => [String(i + 1), m])}
-            onChange={(v) => {
-              setMonth(Number(v));
-              setPage(1);
-            }}
+            onChange={(v) => setMonth(Number(v))}
           />
           <Select
             label="Year"
             name="year"
             value={String(year)}
             options={years.map((y) => [y, y])}
-            onChange={(v) => {
-              setYear(Number(v));
-              setPage(1);
-            }}
+            onChange={(v) => setYear(Number(v))}
           />
         </div>
-        <Alert>{coins.error}</Alert>
-        <table aria-label="Coin leaderboard">
-          <thead>
-            <tr>
-              <th scope="col">Position</th>
-              <th scope="col">User</th>
-              <th scope="col">Coins</th>
-            </tr>
-          </thead>
-          <tbody>
-            {coins.data?.data.map((e, i) => (
-              <tr key={e.userId}>
-                <td>{(page - 1) * 10 + i + 1}</td>
-                <td>
-                  <code>{e.userId}</code>
-                </td>
-                <td>{e.coins}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {coins.data && (
-          <Pager label="Coin leaderboard" page={page} lastpage={coins.data.lastpage} onPage={setPage} />
-        )}
-      </section>
-      <section aria-labelledby="points">
-        <h2 id="points">Points, all time</h2>
-        <Alert>{points.error}</Alert>
-        <table aria-label="Points leaderboard">
-          <thead>
-            <tr>
-              <th scope="col">Position</th>
-              <th scope="col">User</th>
-              <th scope="col">Points</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.data?.data.map((e, i) => (
-              <tr key={e.id}>
-                <td>{(pointsPage - 1) * 10 + i + 1}</td>
-                <td>
-                  <code>{e.user?.userId ?? e.id}</code>
-                </td>
-                <td>{e.points}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {points.data && (
-          <Pager
-            label="Points leaderboard"
-            page={pointsPage}
-            lastpage={points.data.lastpage}
-            onPage={setPointsPage}
-          />
-        )}
-      </section>
-      <section aria-labelledby="position">
-        <h2 id="position">A user's position</h2>
-        <Form
-          label="Find a user's position"
-          fields={['userId']}
-          submit="Find position"
-          action={async (v) => {
-            const userId = v.userId.trim();
-            const [c, p] = await Promise.all([
-              api.coinLeaderboard({ type: 'earner', month, year, userId, limit: 1 }),
-              api.pointsLeaderboard({ userId, take: 1 }),
-            ]);
-            const coinText = c.userPosition
-              ? `#${c.userPosition.position} with ${c.userPosition.amount} coins in ${MONTHS[month - 1]} ${year}`
-              : `no coins in ${MONTHS[month - 1]} ${year}`;
-            const pointText = p.userPosition
-              ? `#${p.userPosition.position} with ${p.userPosition.amount} points`
-              : 'no points';
-            return `Coins: ${coinText}. Points: ${pointText}.`;
-          }}
-        >
-          {(e) => <Field label="User id" name="userId" error={e.userId} />}
-        </Form>
-      </section>
+        <Board
+          board={coins}
+          label="Coin leaderboard"
+          amount="Coins"
+          user={(e) => e.userId}
+          value={(e) => e.coins}
+        />
+      </Section>
+      <Section title="Points, all time">
+        <Board
+          board={points}
+          label="Points leaderboard"
+          amount="Points"
+          user={(e) => e.user?.userId ?? e.id}
+          value={(e) => e.points}
+        />
+      </Section>
+      <FormSection
+        label="Find a user's position"
+        fields={labelled({ userId: 'User id' })}
+        submit="Find position"
+        action={async (v) => {
+          const userId = v.userId.trim();
+          const [c, p] = await Promise.all([
+            api.coinLeaderboard({ type: 'earner', month, year, userId, limit: 1 }),
+            api.pointsLeaderboard({ userId, take: 1 }),
+          ]);
+          const coinText = c.userPosition
+            ? `#${c.userPosition.position} with ${c.userPosition.amount} coins in ${period}`
+            : `no coins in ${period}`;
+          const pointText = p.userPosition
+            ? `#${p.userPosition.position} with ${p.userPosition.amount} points`
+            : 'no points';
+          return `Coins: ${coinText}. Points: ${pointText}.`;
+        }}
+      />
     </Page>
   );
 }

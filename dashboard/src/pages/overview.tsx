@@ -1,6 +1,19 @@
+import type { ComponentChildren } from 'preact';
 import { BarChart } from '../chart.tsx';
+import { useLoad } from '../load.tsx';
 import { api } from '../session.ts';
-import { Alert, Page, useLoad } from '../ui.tsx';
+import { Alert, Page } from '../ui.tsx';
+
+function Figure(props: { testId: string; value?: string | number; children: ComponentChildren }) {
+  return (
+    <li>
+      <span class="figure" data-testid={props.testId}>
+        {props.value ?? '…'}
+      </span>{' '}
+      {props.children}
+    </li>
+  );
+}
 
 export function Overview() {
   const now = new Date();
@@ -15,30 +28,18 @@ export function Overview() {
     <Page title="Overview">
       <Alert>{summary.error ?? users.error ?? rules.error ?? board.error}</Alert>
       <ul class="cards" aria-label="This month">
-        <li>
-          <span class="figure" data-testid="issued">
-            {summary.data?.issued ?? '…'}
-          </span>{' '}
+        <Figure testId="issued" value={summary.data?.issued}>
           coins issued in {monthName}
-        </li>
-        <li>
-          <span class="figure" data-testid="redeemed">
-            {summary.data?.redeemed ?? '…'}
-          </span>{' '}
+        </Figure>
+        <Figure testId="redeemed" value={summary.data?.redeemed}>
           coins redeemed in {monthName}
-        </li>
-        <li>
-          <span class="figure" data-testid="users">
-            {users.data?.count ?? '…'}
-          </span>{' '}
+        </Figure>
+        <Figure testId="users" value={users.data?.count}>
           users
-        </li>
-        <li>
-          <span class="figure" data-testid="active-rules">
-            {rules.data?.count ?? '…'}
-          </span>{' '}
+        </Figure>
+        <Figure testId="active-rules" value={rules.data?.count}>
           active rules
-        </li>
+        </Figure>
       </ul>
       {summary.data && (
         <BarChart

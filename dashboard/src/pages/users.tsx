@@ -1,8 +1,11 @@
 import { useState } from 'preact/hooks';
 import { usersFromCsv } from '../csv.ts';
+import { Form, FormSection, labelled } from '../form.tsx';
+import { usePaged } from '../load.tsx';
 import { navigate } from '../router.tsx';
 import { api } from '../session.ts';
-import { Alert, Field, Form, Page, Pager, useLoad } from '../ui.tsx';
+import { code, ListTable, when } from '../table.tsx';
+import { Alert, FieldError, Page, Section } from '../ui.tsx';
 
 async function usersFrom(values: Record<string, string>, form: HTMLFormElement): Promise<unknown[]> {
   const file = (form.elements.namedItem('csv') as HTMLInputElement).files?.[0];
@@ -16,43 +19,48 @@ async function usersFrom(values: Record<string, string>, form: HTMLFormElement):
   }
 }
 
+const USER_ID = labelled({ userId: 'User id' });
+
+async function openUser(v: Record<string, string>): Promise<void> {
+  const user = await api.getPartnerUser({ userId: v.userId.trim() });
+  navigate(`/dashboard/users/${user.userId}`);
+}
+
 /** One request's failures, a page at a time. */
 function Failures(props: { requestId: string }) {
-  const [page, setPage] = useState(1);
-  const request = useLoad(() => api.getOnboardingRequest({ id: props.requestId, page, limit: 10 }), [page]);
-  const failures = request.data?.failures;
+  const request = usePaged(
+    async (page) => (await api.getOnboardingRequest({ id: props.requestId, page, limit: 10 })).failures,
+    [props.requestId],
+  );
   return (
     <section aria-label={`Failures of ${props.requestId}`}>
       <Alert>{request.error}</Alert>
       <ul>
-        {failures?.data.map((f, i) => (
-          <li key={`${page}-${i}`}>
-            <code>{f.user}</code>: {f.reason}
+        {request.data?.data.map((f, i) => (
+          <li key={`${request.page}-${i}`}>
+            {code(f.user)}: {f.reason}
           </li>
         ))}
       </ul>
-      {failures && <Pager label="Failures" page={page} lastpage={failures.lastpage} onPage={setPage} />}
+      {request.pager('Failures')}
     </section>
   );
 }
 
 export function Users() {
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string>();
-  const requests = useLoad(() => api.listOnboardingRequests({ page, limit: 10 }), [page]);
+  const requests = usePaged((page) => api.listOnboardingRequests({ page, limit: 10 }), []);
   return (
     <Page title="Users">
-      <section aria-labelledby="onboard">
-        <h2 id="onboard">Onboard users</h2>
+      <Section title="Onboard users">
         <Form
           label="Onboard users"
-          fields={['users']}
+          fields={[{ name: 'users' }]}
           submit="Onboard users"
+          added={requests.reload}
           action={async (values, form) => {
             const users = await usersFrom(values, form);
             const { requestId } = await api.onboardUsers({ users: users as never });
-            form.reset();
-            requests.reload();
             return `Request ${requestId} received: ${users.length} users.`;
           }}
         >
@@ -71,76 +79,51 @@ export function Users() {
                 <label for="onboard-csv">Or a CSV file (userId, then userData columns)</label>
                 <input id="onboard-csv" name="csv" type="file" accept=".csv,text/csv" />
               </div>
-              {e.users && <p class="field-error">{e.users}</p>}
+              <FieldError>{e.users}</FieldError>
             </>
           )}
         </Form>
-      </section>
-      <section aria-labelledby="requests">
-        <h2 id="requests">Onboarding requests</h2>
+      </Section>
+      <Section title="Onboarding requests">
         <button type="button" onClick={requests.reload}>
           Refresh requests
         </button>
-        <Alert>{requests.error}</Alert>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Request</th>
-              <th scope="col">Received</th>
-              <th scope="col">Status</th>
-              <th scope="col">Progress</th>
-              <th scope="col">Failed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {requests.data?.data.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <code>{r.id}</code>
-                </td>
-                <td>{new Date(r.createdAt).toLocaleString()}</td>
-                <td>{r.status}</td>
-                <td>
+        <ListTable
+          list={requests}
+          columns={[
+            { head: 'Request', cell: (r) => code(r.id) },
+            { head: 'Received', cell: (r) => when(r.createdAt) },
+            { head: 'Status', cell: (r) => r.status },
+            {
+              head: 'Progress',
+              cell: (r) => (
+                <>
                   <progress max={r.usersCount} value={r.processedCount} aria-label={`Progress of ${r.id}`} />{' '}
                   {r.processedCount} of {r.usersCount}
-                </td>
-                <td>
-                  {r.failedCount > 0 ? (
-                    <button
-                      type="button"
-                      aria-label={`Show the ${r.failedCount} failures of ${r.id}`}
-                      onClick={() => setOpen(open === r.id ? undefined : r.id)}
-                    >
-                      {r.failedCount}
-                    </button>
-                  ) : (
-                    0
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {requests.data && (
-          <Pager label="Requests" page={page} lastpage={requests.data.lastpage} onPage={setPage} />
-        )}
+                </>
+              ),
+            },
+            {
+              head: 'Failed',
+              cell: (r) =>
+                r.failedCount > 0 ? (
+                  <button
+                    type="button"
+                    aria-label={`Show the ${r.failedCount} failures of ${r.id}`}
+                    onClick={() => setOpen(open === r.id ? undefined : r.id)}
+                  >
+                    {r.failedCount}
+                  </button>
+                ) : (
+                  0
+                ),
+            },
+          ]}
+        />
+        {requests.pager('Requests')}
         {open && <Failures key={open} requestId={open} />}
-      </section>
-      <section aria-labelledby="find">
-        <h2 id="find">Find a user</h2>
-        <Form
-          label="Find a user"
-          fields={['userId']}
-          submit="Open user"
-          action={async (v) => {
-            const user = await api.getPartnerUser({ userId: v.userId.trim() });
-            navigate(`/dashboard/users/${user.userId}`);
-            return undefined;
-          }}
-        >
-          {(e) => <Field label="User id" name="userId" error={e.userId} />}
-        </Form>
-      </section>
+      </Section>
+      <FormSection label="Find a user" fields={USER_ID} submit="Open user" action={openUser} />
     </Page>
   );
 }

@@ -1,27 +1,62 @@
 import { useState } from 'preact/hooks';
+import { Form } from '../form.tsx';
+import { useAction, useLoad, usePaged } from '../load.tsx';
 import { api } from '../session.ts';
-import { Alert, Field, Form, Page, Pager, Select, useLoad } from '../ui.tsx';
+import { DataTable, when } from '../table.tsx';
+import { Alert, Page, Section, StatusFilter } from '../ui.tsx';
 
 type Status = '' | 'pending' | 'delivered' | 'failed';
+type Delivery = Awaited<ReturnType<typeof api.listDeliveries>>['data'][number];
+
+function DeliveryView(props: { delivery: Delivery; redeliver: () => void }) {
+  const d = props.delivery;
+  return (
+    <article class="delivery" aria-label={`Delivery ${d.id}`}>
+      <h3>
+        {d.event} · {d.status} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+      </h3>
+      <p>
+        Created {when(d.createdAt)}
+        {d.nextAttemptAt && <>; next attempt {when(d.nextAttemptAt)}</>}
+        {d.deliveredAt && <>; delivered {when(d.deliveredAt)}</>}
+      </p>
+      <DataTable
+        label={`Attempts of delivery ${d.id}`}
+        rows={d.attemptLog}
+        rowKey={(a) => a.attempt}
+        columns={[
+          { head: 'Attempt', cell: (a) => `${a.attempt}${a.manual ? ' (redelivery)' : ''}` },
+          { head: 'URL', cell: (a) => a.url },
+          { head: 'Status code', cell: (a) => a.statusCode ?? '—' },
+          { head: 'Error', cell: (a) => a.error ?? (a.finishedAt ? '' : 'outcome unknown') },
+          { head: 'Took', cell: (a) => (a.durationMs === null ? '—' : `${a.durationMs} ms`) },
+        ]}
+      />
+      {d.status !== 'delivered' && (
+        <button type="button" aria-label={`Redeliver ${d.id}`} onClick={props.redeliver}>
+          Redeliver
+        </button>
+      )}
+    </article>
+  );
+}
 
 export function Webhooks() {
   const me = useLoad(() => api.getMe(), []);
   const [secret, setSecret] = useState<string>();
   const [status, setStatus] = useState<Status>('');
-  const [page, setPage] = useState(1);
-  const [failure, setFailure] = useState<string>();
-  const deliveries = useLoad(
-    () => api.listDeliveries({ page, limit: 10, status: status || undefined }),
-    [page, status],
+  const deliveries = usePaged(
+    (page) => api.listDeliveries({ page, limit: 10, status: status || undefined }),
+    [status],
   );
+  const redeliver = useAction(deliveries.reload);
   return (
     <Page title="Webhooks">
-      <section aria-labelledby="endpoint">
-        <h2 id="endpoint">Endpoint</h2>
+      <Section title="Endpoint">
         {me.data && (
           <Form
             label="Webhook endpoint"
-            fields={['url']}
+            fields={[{ name: 'url', label: 'Webhook URL', type: 'url', value: me.data.webhookUrl ?? '' }]}
             submit="Save webhook"
             action={async (v) => {
               const res = await api.setWebhook({ url: v.url, rotateSecret: v.rotateSecret === 'on' });
@@ -30,20 +65,11 @@ export function Webhooks() {
               return 'Webhook saved.';
             }}
           >
-            {(e) => (
-              <>
-                <Field
-                  label="Webhook URL"
-                  name="url"
-                  type="url"
-                  value={me.data?.webhookUrl ?? ''}
-                  error={e.url}
-                />
-                <div class="field check">
-                  <input id="rotate" name="rotateSecret" type="checkbox" />
-                  <label for="rotate">Rotate the signing secret</label>
-                </div>
-              </>
+            {() => (
+              <div class="field check">
+                <input id="rotate" name="rotateSecret" type="checkbox" />
+                <label for="rotate">Rotate the signing secret</label>
+              </div>
             )}
           </Form>
         )}
@@ -52,85 +78,28 @@ export function Webhooks() {
             Signing secret: <code data-testid="webhook-secret">{secret}</code>
           </p>
         )}
-      </section>
-      <section aria-labelledby="deliveries">
-        <h2 id="deliveries">Deliveries</h2>
+      </Section>
+      <Section title="Deliveries">
         <div class="row">
-          <Select
-            label="Show"
-            name="status"
+          <StatusFilter
             value={status}
-            options={[
-              ['', 'All deliveries'],
-              ['pending', 'Pending'],
-              ['delivered', 'Delivered'],
-              ['failed', 'Failed'],
-            ]}
-            onChange={(v) => {
-              setStatus(v as Status);
-              setPage(1);
-            }}
+            options={{ '': 'All deliveries', pending: 'Pending', delivered: 'Delivered', failed: 'Failed' }}
+            onChange={setStatus}
           />
           <button type="button" onClick={deliveries.reload}>
             Refresh deliveries
           </button>
         </div>
-        <Alert>{deliveries.error ?? failure}</Alert>
+        <Alert>{deliveries.error ?? redeliver.failure}</Alert>
         {deliveries.data?.data.map((d) => (
-          <article key={d.id} class="delivery" aria-label={`Delivery ${d.id}`}>
-            <h3>
-              {d.event} · {d.status} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-            </h3>
-            <p>
-              Created {new Date(d.createdAt).toLocaleString()}
-              {d.nextAttemptAt && <>; next attempt {new Date(d.nextAttemptAt).toLocaleString()}</>}
-              {d.deliveredAt && <>; delivered {new Date(d.deliveredAt).toLocaleString()}</>}
-            </p>
-            <table aria-label={`Attempts of delivery ${d.id}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Status code</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">Took</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.attemptLog.map((a) => (
-                  <tr key={a.attempt}>
-                    <td>
-                      {a.attempt}
-                      {a.manual && ' (redelivery)'}
-                    </td>
-                    <td>{a.url}</td>
-                    <td>{a.statusCode ?? '—'}</td>
-                    <td>{a.error ?? (a.finishedAt ? '' : 'outcome unknown')}</td>
-                    <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {d.status !== 'delivered' && (
-              <button
-                type="button"
-                aria-label={`Redeliver ${d.id}`}
-                onClick={() => {
-                  setFailure(undefined);
-                  api
-                    .retryDelivery({ id: d.id })
-                    .then(deliveries.reload, (err: Error) => setFailure(err.message));
-                }}
-              >
-                Redeliver
-              </button>
-            )}
-          </article>
+          <DeliveryView
+            key={d.id}
+            delivery={d}
+            redeliver={() => redeliver.run(() => api.retryDelivery({ id: d.id }))}
+          />
         ))}
-        {deliveries.data && (
-          <Pager label="Deliveries" page={page} lastpage={deliveries.data.lastpage} onPage={setPage} />
-        )}
-      </section>
+        {deliveries.pager('Deliveries')}
+      </Section>
     </Page>
   );
 }

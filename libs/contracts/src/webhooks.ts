@@ -13,7 +13,7 @@ export const deliveryAttemptSchema = z.object({
   statusCode: z.number().int().nullable(),
   error: z.string().nullable(),
   durationMs: z.number().int().nullable(),
-  /** True for an attempt the partner asked for (redeliver), beside the automatic schedule. */
+  /** An extra attempt the partner asked for (redeliver) while the delivery was pending, beside its schedule. */
   manual: z.boolean(),
 });
 
