@@ -62,7 +62,9 @@ afterAll(async () => {
 
 /** Each page: no serious or critical axe violation, and its screenshot. */
 async function checkPage(name: string) {
-  expect(await seriousViolations(page), name).toEqual([]);
+  const violations = await seriousViolations(page);
+  console.log(`axe ${name}: ${violations.length} serious or critical violations`);
+  expect(violations, name).toEqual([]);
   await screenshot(page, name);
 }
 
