@@ -3,10 +3,11 @@ import { MAX_USER_DATA_BYTES } from '@coin/contracts';
 import type { ApiResponse, Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, indexReady } from './support/leaderboard.ts';
+import { onboardWithData } from './support/onboarding.ts';
 import { partnerBody, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { createRule, reward } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
-import { onboardWithData, TO_USER, transfer } from './support/wallet.ts';
+import { TO_USER, transfer } from './support/wallet.ts';
 
 const COIN_BOARD = '/api/v1/coins/partner/ep-leaderboard';
 const POINTS_BOARD = '/api/v1/laas/leaderboard/new';

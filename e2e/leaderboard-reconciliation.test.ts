@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CoinApiError } from '@coin/sdk';
 import { type Stack, seededRandom } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,8 +9,8 @@ import {
   wholeCoinBoard,
   wholePointsBoard,
 } from './support/leaderboard.ts';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { createRule, onboardUsers, reward } from './support/rewards.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { onboardUsers } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
@@ -60,47 +61,36 @@ async function fromLedger(users: readonly string[], ym: string) {
 describe('reconciliation with the wallet ledger and rule rewards (through the gateway)', () => {
   it('after a random workload, and again after losing the index', async () => {
     const token = partner.accessToken;
+    const sdk = partnerClient(stack.api, partner);
     const users = await onboardUsers(stack.api, token, 12);
     const rules = await Promise.all(
       ['12.25', '40', '7.5'].map(async (coinValue) => {
         const name = `rule ${randomUUID().slice(0, 8)}`;
-        const res = await createRule(stack.api, token, {
-          name,
-          coinValue,
-          maxNumberOfParticipant: '100',
-          condition: 'reconciliation',
-        });
-        expect(res.status).toBe(200);
+        await sdk.createRule({ name, coinValue, maxNumberOfParticipant: '100', condition: 'reconciliation' });
         return { name, coinValue };
       }),
     );
+    // A refusal with another status than the ones allowed fails the workload.
+    const refusedWith =
+      (...statuses: number[]) =>
+      (err: unknown) => {
+        if (!(err instanceof CoinApiError && statuses.includes(err.status))) throw err;
+      };
     const random = seededRandom('leaderboard reconciliation workload');
-    const work: Promise<void>[] = [];
+    const work: Promise<unknown>[] = [];
     for (let i = 0; i < 80; i++) {
       const userId = random.pick(users);
       const kind = random.below(10);
       if (kind < 6) {
         const coins = (1 + random.below(50_000)) / 100;
-        work.push(
-          stack.api
-            .post('/api/v1/laas/coins/transfer-to-user-wallet', { userId, coins }, { token })
-            .then((res) => expect(res.status).toBe(200)),
-        );
+        work.push(sdk.transferToUser({ userId, coins }));
       } else if (kind < 8) {
         // A debit: counts on no board (refused when the wallet is short, which is fine here).
-        work.push(
-          stack.api
-            .post('/api/v1/laas/coins/transfer-from-user-wallet', { userId, coins: 1 }, { token })
-            .then((res) => expect([200, 422]).toContain(res.status)),
-        );
+        work.push(sdk.transferFromUser({ userId, coins: 1 }).catch(refusedWith(422)));
       } else {
         const rule = random.pick(rules);
-        work.push(
-          // 409: the same user and rule asked at the same moment; the other call pays.
-          reward(stack.api, token, { userId, ruleName: rule.name }).then((res) =>
-            expect([200, 409]).toContain(res.status),
-          ),
-        );
+        // 409: the same user and rule asked at the same moment; the other call pays.
+        work.push(sdk.rewardUser({ userId, ruleName: rule.name }).catch(refusedWith(409)));
       }
     }
     await Promise.all(work);
@@ -116,7 +106,7 @@ describe('reconciliation with the wallet ledger and rule rewards (through the ga
       const ranked = [...coins].sort((a, b) => Number(b.coins) - Number(a.coins));
       expect(coins.map((e) => e.coins)).toEqual(ranked.map((e) => e.coins));
       const pointsBoard = await wholePointsBoard(stack.api, token);
-      expect(new Map(pointsBoard.map((e) => [e.user.userId, e.points]))).toEqual(expectedPoints);
+      expect(new Map(pointsBoard.map((e) => [e.user?.userId, e.points]))).toEqual(expectedPoints);
       return { coins, pointsBoard };
     }
 

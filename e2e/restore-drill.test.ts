@@ -6,9 +6,9 @@ import { dropDatabase } from '@coin/db';
 import type { Stack } from '@coin/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { ledgerOf, queryEach, runCommand, seededRandom, streamEventIds } from './support/restore.ts';
-import { createRule, onboardUsers, reward } from './support/rewards.ts';
+import { onboardUsers } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
 const SERVICES = ['identity', 'onboarding', 'wallet', 'rules', 'leaderboard', 'webhooks'];
@@ -64,15 +64,14 @@ describe('restore drill: back up while transfers run, restore into fresh databas
     const partner: RegisteredPartner = await registerAndLogin(live.api);
     const users = await onboardUsers(live.api, partner.accessToken, 15);
     const ruleName = `drill ${randomUUID().slice(0, 8)}`;
-    const rule = await createRule(live.api, partner.accessToken, {
+    const sdk = partnerClient(live.api, partner);
+    await sdk.createRule({
       name: ruleName,
       coinValue: '25',
       maxNumberOfParticipant: '100',
       condition: 'restore drill',
     });
-    expect(rule.status).toBe(200);
-    for (const userId of users.slice(0, 6))
-      expect((await reward(live.api, partner.accessToken, { userId, ruleName })).status).toBe(200);
+    for (const userId of users.slice(0, 6)) await sdk.rewardUser({ userId, ruleName });
 
     const work = startTransfers(live.api, partner.accessToken, users, seed);
     await new Promise((r) => setTimeout(r, 1500));
@@ -162,7 +161,7 @@ describe('restore drill: back up while transfers run, restore into fresh databas
       const coins = await wholeCoinBoard(back.api, token, year, month);
       expect(new Map(coins.map((e) => [e.userId, e.coins]))).toEqual(expectedCoins);
       const points = await wholePointsBoard(back.api, token);
-      expect(new Map(points.map((e) => [e.user.userId, e.points]))).toEqual(expectedPoints);
+      expect(new Map(points.map((e) => [e.user?.userId, e.points]))).toEqual(expectedPoints);
       return { coins, points };
     }, 30_000);
     console.log(

@@ -7,8 +7,8 @@ import {
   spawnService,
 } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
-import { createRule, onboardUsers, queryRulesDb, reward, userLedger, waitFor } from './support/rewards.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { onboardUsers, queryRulesDb, reward, userLedger, waitFor } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
@@ -49,29 +49,20 @@ describe('rules service killed with SIGKILL in the middle of rewards', () => {
   it('ends with every participation paid exactly once, no coins without one, and the cap kept', async () => {
     const users = await onboardUsers(stack.api, partner.accessToken, 40);
     const ruleName = `crash ${randomUUID().slice(0, 8)}`;
-    const rule = await createRule(stack.api, partner.accessToken, {
-      name: ruleName,
-      coinValue: '4',
-      maxNumberOfParticipant: '25',
-    });
-    expect(rule.status).toBe(200);
+    const sdk = partnerClient(stack.api, partner);
+    const rule = await sdk.createRule({ name: ruleName, coinValue: '4', maxNumberOfParticipant: '25' });
     // A first reward elsewhere warms the wallet up, so that the burst below is mid-way when it is killed.
     const warmUp = `warm up ${randomUUID().slice(0, 8)}`;
-    await createRule(stack.api, partner.accessToken, {
-      name: warmUp,
-      coinValue: '1',
-      maxNumberOfParticipant: '1',
-    });
-    expect(
-      (await reward(stack.api, partner.accessToken, { userId: users[0], ruleName: warmUp })).status,
-    ).toBe(200);
+    await sdk.createRule({ name: warmUp, coinValue: '1', maxNumberOfParticipant: '1' });
+    await sdk.rewardUser({ userId: users[0], ruleName: warmUp });
 
+    // Raw calls: the answers the crash gives are what is checked (the SDK would retry them).
     const inFlight = users.map((userId) => reward(stack.api, partner.accessToken, { userId, ruleName }));
     // Kill once a few rewards are paid: others are pending or not started yet.
     await waitFor('the first paid rewards', async () => {
       const [row] = await rulesDb(
         "SELECT count(*)::int AS n FROM participations WHERE rule_id = $1 AND status = 'paid'",
-        [rule.body.data.id],
+        [rule.id],
       );
       return row.n >= 3 ? row.n : undefined;
     });
@@ -82,11 +73,11 @@ describe('rules service killed with SIGKILL in the middle of rewards', () => {
     const participations = await waitFor('every participation to be settled', async () => {
       const rows = await rulesDb<{ user_id: string; status: string; ledger_entry_id: string | null }>(
         'SELECT user_id, status, ledger_entry_id FROM participations WHERE rule_id = $1',
-        [rule.body.data.id],
+        [rule.id],
       );
       return rows.every((r) => r.status === 'paid') ? rows : undefined;
     });
-    const [counter] = await rulesDb('SELECT participants FROM rules WHERE id = $1', [rule.body.data.id]);
+    const [counter] = await rulesDb('SELECT participants FROM rules WHERE id = $1', [rule.id]);
     expect(counter.participants).toBe(participations.length);
     expect(participations.length).toBeLessThanOrEqual(25);
 
@@ -113,7 +104,7 @@ describe('rules service killed with SIGKILL in the middle of rewards', () => {
       left.map((userId) => reward(stack.api, partner.accessToken, { userId, ruleName })),
     );
     expect(late.every((r) => r.status === 200)).toBe(true);
-    const [full] = await rulesDb('SELECT participants FROM rules WHERE id = $1', [rule.body.data.id]);
+    const [full] = await rulesDb('SELECT participants FROM rules WHERE id = $1', [rule.id]);
     expect(full.participants).toBe(25);
   });
 });

@@ -13,8 +13,9 @@ import {
   wholeCoinBoard,
   wholePointsBoard,
 } from './support/leaderboard.ts';
+import { partnerClient } from './support/partners.ts';
 import { ledgerOf, queryEach, runCommand } from './support/restore.ts';
-import { onboardUsers, reward } from './support/rewards.ts';
+import { onboardUsers } from './support/rewards.ts';
 import { expansion, narrowing, type Schema, schemaOf } from './support/schema.ts';
 import { stackWith } from './support/stack.ts';
 
@@ -147,9 +148,7 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       { token, headers: { 'idempotency-key': `upgrade-${randomUUID()}` } },
     );
     expect(paid.status).toBe(200);
-    expect((await reward(stack.api, token, { userId: newUser, ruleName: manifest.ruleName })).status).toBe(
-      200,
-    );
+    await partnerClient(stack.api, token).rewardUser({ userId: newUser, ruleName: manifest.ruleName });
     const replay = await stack.api.post(
       '/api/v1/laas/coins/transfer-to-user-wallet',
       { userId: manifest.users[0], coins: 1.25 },
@@ -173,7 +172,7 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       const coins = await wholeCoinBoard(stack!.api, token, at.getUTCFullYear(), at.getUTCMonth() + 1);
       expect(new Map(coins.map((e) => [e.userId, e.coins]))).toEqual(credits);
       const board = await wholePointsBoard(stack!.api, token);
-      expect(new Map(board.map((e) => [e.user.userId, e.points]))).toEqual(points);
+      expect(new Map(board.map((e) => [e.user?.userId, e.points]))).toEqual(points);
     }, 30_000);
     console.log(
       `release ${manifest.release} data served by the current code: partner login, ${users.length - 1} balances, ` +

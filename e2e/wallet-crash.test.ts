@@ -12,10 +12,11 @@ import { verifyLedger } from '@coin/wallet';
 import { jetstream } from '@nats-io/jetstream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onboardWithData } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { waitFor } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
-import { onboardWithData, TO_USER, transfer } from './support/wallet.ts';
+import { TO_USER, transfer } from './support/wallet.ts';
 
 let stack: Stack;
 let walletDbs: IsolatedDatabases;

@@ -7,9 +7,10 @@ import { wallet } from '@coin/contracts';
 import type { Stack } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onboardWithData } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
-import { BALANCE, FROM_USER, HISTORY, onboardWithData, TO_USER, transfer } from './support/wallet.ts';
+import { BALANCE, FROM_USER, HISTORY, TO_USER, transfer } from './support/wallet.ts';
 
 let stack: Stack;
 let nc: NatsConnection;

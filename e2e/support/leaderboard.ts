@@ -4,6 +4,7 @@ import { EVENT_SUBJECTS } from '@coin/contracts';
 import type { ApiClient } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { Redis } from 'ioredis';
+import { partnerClient } from './partners.ts';
 
 /** Publishes well-formed events onto the stack's JetStream stream, as wallet, rules and onboarding do. */
 export class EventPublisher {
@@ -98,34 +99,22 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000)
   }
 }
 
-/** Every entry of a partner's coin board for a month, through the gateway. */
-export async function wholeCoinBoard(
-  api: ApiClient,
-  token: string,
-  year: number,
-  month: number,
-): Promise<{ userId: string; coins: string }[]> {
-  const out: { userId: string; coins: string }[] = [];
-  for (let page = 1; ; page++) {
-    const res = await api.get('/api/v1/coins/partner/ep-leaderboard', {
-      token,
-      query: { type: 'earner', year, month, page, limit: 100 },
-    });
-    if (res.status !== 200) throw new Error(`coin board: ${res.status} ${res.text}`);
-    out.push(...res.body.data.data);
-    if (res.body.data.nextpage === null) return out;
-  }
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }
 
-/** Every entry of a partner's points board, through the gateway. */
-export async function wholePointsBoard(api: ApiClient, token: string): Promise<any[]> {
-  const out: any[] = [];
-  for (let page = 1; ; page++) {
-    const res = await api.get('/api/v1/laas/leaderboard/new', { token, query: { page, take: 100 } });
-    if (res.status !== 200) throw new Error(`points board: ${res.status} ${res.text}`);
-    out.push(...res.body.data.data);
-    if (res.body.data.nextpage === null) return out;
-  }
+/** Every entry of a partner's coin board for a month, through the SDK's pages. */
+export function wholeCoinBoard(api: ApiClient, token: string, year: number, month: number) {
+  return all(
+    partnerClient(api, token).iterate('coinLeaderboard', { type: 'earner', year, month, limit: 100 }),
+  );
+}
+
+/** Every entry of a partner's points board, through the SDK's pages. */
+export function wholePointsBoard(api: ApiClient, token: string) {
+  return all(partnerClient(api, token).iterate('pointsLeaderboard', { take: 100 }));
 }
 
 /**

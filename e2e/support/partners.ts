@@ -28,9 +28,18 @@ export function partnerBody(overrides: Record<string, unknown> = {}) {
 
 export type PartnerClient = ReturnType<typeof createClient>;
 
-/** The SDK client a partner's backend would hold: its calls through the gateway with its token. */
-export function partnerClient(api: ApiClient, p: Pick<RegisteredPartner, 'accessToken'>): PartnerClient {
-  return createClient({ baseUrl: api.baseUrl, credentials: { token: () => p.accessToken } });
+/**
+ * The SDK client a partner's backend would hold: its calls through the gateway with its token
+ * (a partner, or the token itself). The e2e tests call the API through it wherever they act as a
+ * partner; raw HTTP (`stack.api`) is kept for what checks the wire: status codes, headers, bodies
+ * as sent, malformed input.
+ */
+export function partnerClient(
+  api: ApiClient,
+  who: Pick<RegisteredPartner, 'accessToken'> | string,
+): PartnerClient {
+  const token = typeof who === 'string' ? who : who.accessToken;
+  return createClient({ baseUrl: api.baseUrl, credentials: { token: () => token } });
 }
 
 /** Registers a new partner and logs it in, through the gateway, as a partner's code would: with the SDK. */

@@ -4,6 +4,7 @@ import { connectBus, namesOf } from '@coin/bus';
 import type { ApiClient } from '@coin/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
+import { type PartnerClient, partnerClient } from './partners.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -63,32 +64,19 @@ export async function streamEventIds(env: NodeJS.ProcessEnv): Promise<string[]> 
   }
 }
 
-export interface LedgerEntry {
-  id: string;
-  debitOrCredit: 'CR' | 'DE';
-  coins: number;
-  narration: string;
-  createdAt: string;
-}
-
-/** Every ledger entry of the given users, through the gateway's history. */
+/** Every ledger entry of the given users, through the SDK's pages of their history. */
 export async function ledgerOf(api: ApiClient, token: string, users: readonly string[]) {
+  const sdk = partnerClient(api, token);
   const entries = new Map<string, LedgerEntry[]>();
   for (const userId of users) {
     const mine: LedgerEntry[] = [];
-    for (let page = 1; ; page++) {
-      const res = await api.get('/api/v1/laas/coins/get-user-transactions', {
-        token,
-        query: { userId, page, limit: 100 },
-      });
-      if (res.status !== 200) throw new Error(`history: ${res.status} ${res.text}`);
-      mine.push(...res.body.data.data);
-      if (res.body.data.nextpage === null) break;
-    }
+    for await (const entry of sdk.iterate('getUserTransactions', { userId, limit: 100 })) mine.push(entry);
     entries.set(userId, mine);
   }
   return entries;
 }
+
+type LedgerEntry = Awaited<ReturnType<PartnerClient['getUserTransactions']>>['data'][number];
 
 /** A seeded generator (mulberry32): the drill's workload can be replayed from its printed seed. */
 export function seededRandom(seed: number): (n: number) => number {

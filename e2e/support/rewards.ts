@@ -1,28 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { ApiClient, ApiResponse } from '@coin/testing';
 import pg from 'pg';
+import { onboardWithData } from './onboarding.ts';
+import { partnerClient } from './partners.ts';
 
 /** Onboards `count` new users for the partner and waits until every one of them is stored. */
-export async function onboardUsers(api: ApiClient, token: string, count: number): Promise<string[]> {
-  const userIds = Array.from({ length: count }, () => randomUUID());
-  const res = await api.post(
-    '/api/v1/laas/onboard-users',
-    { users: userIds.map((userId, i) => ({ userId, userData: { n: i } })) },
-    { token },
+export function onboardUsers(api: ApiClient, token: string, count: number): Promise<string[]> {
+  return onboardWithData(
+    api,
+    token,
+    Array.from({ length: count }, (_, i) => ({ n: i })),
   );
-  if (res.status !== 200) throw new Error(`onboard-users failed: ${res.status} ${res.text}`);
-  const deadline = Date.now() + 15_000;
-  for (const userId of userIds) {
-    for (;;) {
-      const got = await api.get(`/api/v1/laas/users/${userId}`, { token });
-      if (got.status === 200) break;
-      if (Date.now() > deadline) throw new Error(`user ${userId} was not onboarded in time`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return userIds;
 }
 
+/** The wire: create-rule and reward as sent, their answers as received (for tests of status codes and headers). */
 export async function createRule(
   api: ApiClient,
   token: string,
@@ -41,13 +31,8 @@ export function reward(
 }
 
 /** The user's ledger entries as the wallet lists them (newest first). */
-export async function userLedger(api: ApiClient, token: string, userId: string): Promise<any[]> {
-  const res = await api.get('/api/v1/laas/coins/get-user-transactions', {
-    token,
-    query: { userId, limit: 100 },
-  });
-  if (res.status !== 200) throw new Error(`history failed: ${res.status} ${res.text}`);
-  return res.body.data.data;
+export async function userLedger(api: ApiClient, token: string, userId: string) {
+  return (await partnerClient(api, token).getUserTransactions({ userId, limit: 100 })).data;
 }
 
 /** Reads the rules service's own database, to show the state the API does not expose. */

@@ -101,9 +101,7 @@ export async function rewardChecks(
     for (const p of rows.filter((r) => r.user_id && r.partner_id === w.partnerId))
       expected.set(p.user_id, (expected.get(p.user_id) ?? 0n) + cents(p.coin_value));
     const board = await wholePointsBoard(api, w.token);
-    const actual = new Map(
-      board.map((e: { user: { userId: string }; points: number }) => [e.user.userId, cents(e.points)]),
-    );
+    const actual = new Map(board.map((e) => [e.user?.userId ?? e.id, cents(e.points)]));
     pointsProblems.push(...differences(`points of ${w.partnerId}/`, expected, actual));
   }
   const participations = rows.filter((r) => r.user_id).length;
