@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ruleRewardedEvent } from '@coin/contracts';
 import type { Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { createRule, onboardUsers, queryRulesDb, reward, userLedger, waitFor } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
@@ -228,7 +228,7 @@ describe('reward by rule', () => {
   it('credits the rule coins once per user, answering a repeat with the first ledger entry', async () => {
     const [userId] = await onboardUsers(stack.api, partner.accessToken, 1);
     const ruleName = uniqueName('first purchase');
-    const rule = await createRule(stack.api, partner.accessToken, {
+    const rule = await partnerClient(stack.api, partner).createRule({
       name: ruleName,
       coinValue: '25.50',
       maxNumberOfParticipant: '5',
@@ -258,14 +258,14 @@ describe('reward by rule', () => {
       const rows = await rulesDb(
         `SELECT payload, published_at FROM outbox WHERE subject = 'events.rules.rewarded'
           AND payload->>'ruleId' = $1`,
-        [rule.body.data.id],
+        [rule.id],
       );
       return rows.length && rows.every((r) => r.published_at) ? rows : undefined;
     });
     const event = ruleRewardedEvent.parse(row.payload);
     expect(event).toMatchObject({
       partnerId: partner.partnerId,
-      ruleId: rule.body.data.id,
+      ruleId: rule.id,
       ruleName,
       userId,
       coins: '25.50',
@@ -277,7 +277,7 @@ describe('reward by rule', () => {
   it('pays exactly the cap: 20 distinct users at once on a rule capped at 3', async () => {
     const users = await onboardUsers(stack.api, partner.accessToken, 20);
     const ruleName = uniqueName('launch week');
-    const rule = await createRule(stack.api, partner.accessToken, {
+    const rule = await partnerClient(stack.api, partner).createRule({
       name: ruleName,
       coinValue: '10',
       maxNumberOfParticipant: '3',
@@ -302,7 +302,7 @@ describe('reward by rule', () => {
       `SELECT r.participants, count(p.id)::int AS rows,
               count(p.id) FILTER (WHERE p.status = 'paid')::int AS paid
          FROM rules r LEFT JOIN participations p ON p.rule_id = r.id WHERE r.id = $1 GROUP BY r.id`,
-      [rule.body.data.id],
+      [rule.id],
     );
     expect(state).toEqual({ participants: 3, rows: 3, paid: 3 });
   });
@@ -310,7 +310,7 @@ describe('reward by rule', () => {
   it('rewards the same user once when asked twice at the same time', async () => {
     const [userId] = await onboardUsers(stack.api, partner.accessToken, 1);
     const ruleName = uniqueName('double tap');
-    await createRule(stack.api, partner.accessToken, {
+    await partnerClient(stack.api, partner).createRule({
       name: ruleName,
       coinValue: '3',
       maxNumberOfParticipant: '10',
@@ -334,20 +334,20 @@ describe('reward by rule', () => {
   it('refuses an inactive rule, an unknown rule and an unknown user, without using a place', async () => {
     const [userId, second] = await onboardUsers(stack.api, partner.accessToken, 2);
     const ruleName = uniqueName('single seat');
-    const rule = await createRule(stack.api, partner.accessToken, {
+    const rule = await partnerClient(stack.api, partner).createRule({
       name: ruleName,
       coinValue: '1',
       maxNumberOfParticipant: '1',
     });
     const off = await stack.api.patch(
-      `/api/v1/laas/rules/${rule.body.data.id}`,
+      `/api/v1/laas/rules/${rule.id}`,
       { status: 'inactive' },
       { token: partner.accessToken },
     );
     expect(off.status).toBe(200);
     expectFailure(await reward(stack.api, partner.accessToken, { userId, ruleName }), 422, 'RULE_INACTIVE');
     await stack.api.patch(
-      `/api/v1/laas/rules/${rule.body.data.id}`,
+      `/api/v1/laas/rules/${rule.id}`,
       { status: 'active' },
       { token: partner.accessToken },
     );
@@ -378,7 +378,7 @@ describe('reward by rule', () => {
   it('honours Idempotency-Key: the same request replays, another body with the key is refused', async () => {
     const [userId, other] = await onboardUsers(stack.api, partner.accessToken, 2);
     const ruleName = uniqueName('keyed');
-    await createRule(stack.api, partner.accessToken, {
+    await partnerClient(stack.api, partner).createRule({
       name: ruleName,
       coinValue: '2',
       maxNumberOfParticipant: '5',
@@ -405,7 +405,7 @@ describe('tenancy', () => {
     const a = await registerAndLogin(stack.api);
     const b = await registerAndLogin(stack.api);
     const ruleName = uniqueName('members only');
-    const rule = await createRule(stack.api, a.accessToken, {
+    const rule = await partnerClient(stack.api, a).createRule({
       name: ruleName,
       coinValue: '5',
       maxNumberOfParticipant: '5',
@@ -416,7 +416,7 @@ describe('tenancy', () => {
     expect(listB.body.data).toMatchObject({ count: 0, data: [] });
     expectFailure(
       await stack.api.patch(
-        `/api/v1/laas/rules/${rule.body.data.id}`,
+        `/api/v1/laas/rules/${rule.id}`,
         { status: 'inactive' },
         { token: b.accessToken },
       ),
@@ -426,16 +426,12 @@ describe('tenancy', () => {
     expectFailure(await reward(stack.api, b.accessToken, { userId: userOfB, ruleName }), 404, 'NOT_FOUND');
     // A's rule is untouched, and B may use the same name for a rule of its own.
     const listA = await stack.api.get('/api/v1/laas/rules', { token: a.accessToken });
-    expect(listA.body.data.data).toMatchObject([{ id: rule.body.data.id, status: 'active' }]);
-    expect(
-      (
-        await createRule(stack.api, b.accessToken, {
-          name: ruleName,
-          coinValue: '1',
-          maxNumberOfParticipant: '1',
-        })
-      ).status,
-    ).toBe(200);
+    expect(listA.body.data.data).toMatchObject([{ id: rule.id, status: 'active' }]);
+    await partnerClient(stack.api, b).createRule({
+      name: ruleName,
+      coinValue: '1',
+      maxNumberOfParticipant: '1',
+    });
     // A cannot reward B's user under A's rule either: the user is unknown to A.
     expectFailure(await reward(stack.api, a.accessToken, { userId: userOfB, ruleName }), 404, 'NOT_FOUND');
   });
@@ -445,7 +441,7 @@ describe('wallet outage', () => {
   it('keeps the reward pending while the wallet is down and pays it exactly once when it is back', async () => {
     const [userId] = await onboardUsers(stack.api, partner.accessToken, 1);
     const ruleName = uniqueName('outage');
-    const rule = await createRule(stack.api, partner.accessToken, {
+    const rule = await partnerClient(stack.api, partner).createRule({
       name: ruleName,
       coinValue: '7',
       maxNumberOfParticipant: '2',
@@ -454,7 +450,7 @@ describe('wallet outage', () => {
       const [row] = await rulesDb(
         `SELECT r.participants, p.status, p.ledger_entry_id
            FROM rules r LEFT JOIN participations p ON p.rule_id = r.id AND p.user_id = $2 WHERE r.id = $1`,
-        [rule.body.data.id, userId],
+        [rule.id, userId],
       );
       return row;
     };

@@ -8,7 +8,7 @@ import type { Stack } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardWithData } from './support/onboarding.ts';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 import { BALANCE, FROM_USER, HISTORY, TO_USER, transfer } from './support/wallet.ts';
 
@@ -132,7 +132,7 @@ describe('transfers', () => {
     const [userId] = await onboardWithData(stack.api, other.accessToken, [
       { fullname: 'Alan Turing', email: 'alan@example.com' },
     ]);
-    await transfer(stack.api, TO_USER, other.accessToken, { userId, coins: 10 });
+    await partnerClient(stack.api, other).transferToUser({ userId, coins: 10 });
     const res = await transfer(stack.api, FROM_USER, other.accessToken, {
       userId,
       coins: 3.25,
@@ -199,7 +199,7 @@ describe('transfers', () => {
 
   it('refuses a transfer beyond the balance with 422 INSUFFICIENT_BALANCE and moves nothing', async () => {
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
-    await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins: 5 });
+    await partnerClient(stack.api, partner).transferToUser({ userId, coins: 5 });
     const res = await transfer(stack.api, FROM_USER, partner.accessToken, { userId, coins: 5.01 });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({
@@ -212,7 +212,7 @@ describe('transfers', () => {
 
   it('answers 404 for a user the partner has not onboarded, and for another partner’s user', async () => {
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
-    await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins: 2 });
+    await partnerClient(stack.api, partner).transferToUser({ userId, coins: 2 });
     for (const [token, id] of [
       [partner.accessToken, randomUUID()],
       [other.accessToken, userId],
@@ -241,11 +241,9 @@ describe('transfers', () => {
 describe('history and balance', () => {
   it('lists entries newest first with the pagination block, without reversed/status/token', async () => {
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{ fullname: 'Hist' }]);
-    for (const coins of [1, 2, 3, 4, 5])
-      expect((await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins })).status).toBe(200);
-    expect((await transfer(stack.api, FROM_USER, partner.accessToken, { userId, coins: 6 })).status).toBe(
-      200,
-    );
+    const sdk = partnerClient(stack.api, partner);
+    for (const coins of [1, 2, 3, 4, 5]) await sdk.transferToUser({ userId, coins });
+    await sdk.transferFromUser({ userId, coins: 6 });
 
     const first = await stack.api.get(HISTORY, {
       token: partner.accessToken,
@@ -322,7 +320,7 @@ describe('idempotency', () => {
   it('refuses the same key with another body or direction (422), and keys are scoped to the partner', async () => {
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
     const key = `k-${randomUUID()}`;
-    await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins: 3 }, key);
+    await partnerClient(stack.api, partner).transferToUser({ userId, coins: 3 }, { idempotencyKey: key });
     for (const [path, body] of [
       [TO_USER, { userId, coins: 4 }],
       [TO_USER, { userId, coins: 3, narration: 'other' }],
@@ -343,7 +341,7 @@ describe('idempotency', () => {
 
   it('answers 409 IDEMPOTENCY_IN_PROGRESS while the first request with the key is still running', async () => {
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
-    await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins: 1 });
+    await partnerClient(stack.api, partner).transferToUser({ userId, coins: 1 });
     // Hold the user's wallet row, so the first transfer waits inside its transaction.
     const blocker = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
     await blocker.connect();
@@ -396,7 +394,7 @@ describe('idempotency', () => {
 describe('concurrency and invariants', () => {
   it('100 concurrent transfers of 1 coin against a balance of 60: exactly 60 succeed, balance 0', async () => {
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
-    await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins: 60 });
+    await partnerClient(stack.api, partner).transferToUser({ userId, coins: 60 });
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
         transfer(stack.api, FROM_USER, partner.accessToken, { userId, coins: 1 }),
@@ -428,7 +426,7 @@ describe('concurrency and invariants', () => {
     expect(sound.code).toBe(0);
 
     const [userId] = await onboardWithData(stack.api, partner.accessToken, [{}]);
-    await transfer(stack.api, TO_USER, partner.accessToken, { userId, coins: 4 });
+    await partnerClient(stack.api, partner).transferToUser({ userId, coins: 4 });
     await walletDb(`UPDATE accounts SET balance = balance + 1 WHERE user_id = $1`, [userId]);
     const broken = await run(env);
     expect(broken.code).toBe(1);
