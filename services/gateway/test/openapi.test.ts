@@ -58,8 +58,9 @@ describe('/openapi.json', () => {
         examples += Object.keys(media.examples).length;
       }
     }
+    const appErrorCodes = new Set([...codes].map((c) => c.split(' ')[1]).filter(Boolean));
     console.log(
-      `openapi: ${ops.length} operations (${ids.size} ids), ${examples} examples, ${codes.size} status/appErrorCode pairs, ${Object.keys(doc.webhooks).length} webhook`,
+      `openapi: ${ops.length} operations (${ids.size} ids), ${examples} examples, ${codes.size} status/appErrorCode pairs (${appErrorCodes.size} appErrorCode values), ${Object.keys(doc.webhooks).length} webhook`,
     );
     expect(codes).toContain('422 INSUFFICIENT_BALANCE');
     expect(codes).toContain('409 ');
