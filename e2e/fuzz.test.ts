@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
+import { startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FuzzWorld } from './fuzz/draft.ts';
 import { formatReport, runFuzz } from './fuzz/run.ts';
 import { type FuzzStack, notReady, startFuzzStack } from './fuzz/stack.ts';
 import { buildWorld } from './fuzz/world.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const seed = process.env.SEED ? Number(process.env.SEED) : randomInt(2 ** 31);
 let fuzz: FuzzStack;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Stack } from '@coin/testing';
+import { type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 let stack: Stack;
 let receiver: WebhookReceiver;

@@ -4,13 +4,14 @@ import {
   type ServiceProcess,
   type Stack,
   spawnService,
+  startWebhookReceiver,
+  type WebhookReceiver,
 } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 /**
  * kill -9 of a service process in the middle of its work: nothing acknowledged is lost, and the

@@ -1,9 +1,8 @@
-import type { Stack } from '@coin/testing';
+import { type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const HANG_MS = 15_000;
 

@@ -1,9 +1,8 @@
-import type { Stack } from '@coin/testing';
+import { type Stack, startWebhookReceiver, verifySignature, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
-import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 let stack: Stack;
 const receivers: WebhookReceiver[] = [];

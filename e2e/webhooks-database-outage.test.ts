@@ -1,9 +1,8 @@
-import { databaseOutage, type Stack } from '@coin/testing';
+import { databaseOutage, type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 /**
  * The webhooks service's database refuses connections for three minutes (longer than the old

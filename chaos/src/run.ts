@@ -1,6 +1,5 @@
-import { seededRandom } from '@coin/testing';
+import { seededRandom, startWebhookReceiver } from '@coin/testing';
 import { forgetPartnerIndex } from '../../e2e/support/leaderboard.ts';
-import { startWebhookReceiver } from '../../e2e/support/webhook-receiver.ts';
 import { Books } from './books.ts';
 import { afterHealChecks } from './checks/after-heal.ts';
 import { boardChecks } from './checks/boards.ts';

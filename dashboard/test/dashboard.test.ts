@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { startGateway } from '@coin/gateway';
 import { startIdentity } from '@coin/identity';
 import { startLeaderboard } from '@coin/leaderboard';
 import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { apiKey, createClient } from '@coin/sdk';
-import { type Stack, startStack } from '@coin/testing';
+import { type Stack, startStack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
 import { startWebhooks } from '@coin/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -17,8 +16,7 @@ let stack: Stack;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let receiver: Server;
-let receiverStatus = 500;
+let receiver: WebhookReceiver;
 const email = `dash-${randomUUID()}@example.com`;
 const password = 'correct horse battery staple';
 const users = [randomUUID(), randomUUID(), randomUUID()];
@@ -42,11 +40,8 @@ beforeAll(async () => {
       WEBHOOK_POLL_MS: '20',
     },
   });
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(receiverStatus).end());
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startWebhookReceiver();
+  receiver.respondWith(() => 500);
   browser = await launchChromium();
   context = await browser.newContext({ baseURL: stack.url, viewport: { width: 1200, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
@@ -56,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await stack?.stop();
 });
 
@@ -245,8 +240,7 @@ describe('partner dashboard in Chromium', () => {
 
   it('sets a webhook, lists the failed delivery with its attempts, and redelivers it', async () => {
     await go('Webhooks');
-    const { port } = receiver.address() as { port: number };
-    await page.getByLabel('Webhook URL').fill(`http://127.0.0.1:${port}/hooks`);
+    await page.getByLabel('Webhook URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Save webhook' }).click();
     await expect.poll(() => page.getByTestId('webhook-secret').textContent()).toMatch(/^whsec_/);
     await go('Users');
@@ -268,7 +262,7 @@ describe('partner dashboard in Chromium', () => {
       .toBe(2);
     await page.getByRole('heading', { name: 'USER_ONBOARDING · failed · 2 attempts' }).first().waitFor();
     await checkPage('webhooks');
-    receiverStatus = 200;
+    receiver.respondWith(() => 200);
     await page
       .getByRole('button', { name: /^Redeliver / })
       .first()

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver } from '@coin/testing';
 import { formatReport, runFuzz } from './run.ts';
 import { notReady, startFuzzStack } from './stack.ts';
 import { buildWorld } from './world.ts';

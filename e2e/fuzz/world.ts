@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiClient } from '@coin/testing';
+import type { ApiClient, WebhookReceiver } from '@coin/testing';
 import { eventually, newUsers, onboard, setWebhook } from '../support/onboarding.ts';
 import { registerAndLogin } from '../support/partners.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 import type { FuzzWorld } from './draft.ts';
 
 async function ok(res: Promise<{ status: number; text: string; body: any }>, what: string) {

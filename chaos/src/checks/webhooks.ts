@@ -1,4 +1,4 @@
-import type { WebhookReceiver } from '../../../e2e/support/webhook-receiver.ts';
+import type { WebhookReceiver } from '@coin/testing';
 import type { Books } from '../books.ts';
 import type { OpRecord } from '../workload/clients.ts';
 import type { PartnerWorld } from '../workload/world.ts';

@@ -1,6 +1,5 @@
-import { type ApiResponse, apiClient } from '@coin/testing';
+import { type ApiResponse, apiClient, type WebhookReceiver } from '@coin/testing';
 import { registerAndLogin } from '../../../e2e/support/partners.ts';
-import type { WebhookReceiver } from '../../../e2e/support/webhook-receiver.ts';
 import type { SeededUuids } from './seeded-uuids.ts';
 
 export interface PartnerWorld {

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { startGateway } from '@coin/gateway';
 import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
-import { type Stack, startStack } from '@coin/testing';
+import { type Stack, startStack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { startWebhooks } from '@coin/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, tokenPair, verifyWebhook, WebhookVerificationError } from '../src/index.ts';
 
 let stack: Stack;
-let receiver: Server;
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   stack = await startStack({
@@ -18,19 +16,11 @@ beforeAll(async () => {
     gateway: startGateway,
     env: { WEBHOOK_POLL_MS: '20', WEBHOOK_PARTNER_CACHE_MS: '0' },
   });
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startWebhookReceiver();
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await stack?.stop();
 });
 
@@ -51,17 +41,9 @@ async function realDelivery() {
     userDetailsUrl: 'https://p.example/users',
   });
   client.useCredentials(tokenPair((await client.login({ email, password })).tokens));
-  const { port } = receiver.address() as { port: number };
-  const { secret } = await client.setWebhook({ url: `http://127.0.0.1:${port}/hooks` });
-  const userId = randomUUID();
-  await client.onboardUsers({ users: [{ userId, userData: {} }] });
-  const deadline = Date.now() + 15_000;
-  while (!received.some((r) => r.body.includes('USER_ONBOARDING'))) {
-    if (Date.now() > deadline) throw new Error('no webhook delivery within 15 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const delivery = received.find((r) => r.body.includes('USER_ONBOARDING'))!;
-  received.length = 0;
+  const { secret } = await client.setWebhook({ url: receiver.url });
+  await client.onboardUsers({ users: [{ userId: randomUUID(), userData: {} }] });
+  const [delivery] = await receiver.waitFor(1);
   return { secret, delivery };
 }
 

@@ -17,3 +17,9 @@ export {
   spawnService,
   startStack,
 } from './stack.ts';
+export {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  verifySignature,
+  type WebhookReceiver,
+} from './webhook-receiver.ts';
