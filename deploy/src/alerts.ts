@@ -1,7 +1,8 @@
 /**
  * The alert rules' offline checks beside promtool's (`make alerts`): the production overlay's
  * PrometheusRule carries exactly the rules of deploy/alerts, every alert links a runbook section
- * that exists, and every alert has a rule test that fires it and one that shows it quiet.
+ * that exists, every metric an alert names is declared by the code (libs/, services/), and every
+ * alert has a rule test that fires it and one that shows it quiet.
  * `npm run alerts:sync` (`--write`) regenerates the PrometheusRule from the rules file.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { parse, stringify } from 'yaml';
+import { declaredMetrics } from './dashboards.ts';
 import type { Problem } from './kubernetes.ts';
 
 const RULES = 'deploy/alerts/coin-rewards.rules.yml';
@@ -18,6 +20,7 @@ export const PROMETHEUS_RULE = 'k8s/overlays/production/prometheus-rule.yaml';
 
 interface Rule {
   alert?: string;
+  expr?: string;
   annotations?: Record<string, string>;
 }
 interface RuleFile {
@@ -73,6 +76,14 @@ export function checkAlerts(root: string): Problem[] {
         message: `runbook_url ${url || '(none)'} names no section of ${RUNBOOKS}`,
       });
   }
+  // An alert on a metric nobody exports never fires: every `coin_*` name must be declared by the code.
+  const declared = declaredMetrics(root);
+  for (const rule of alerts)
+    for (const m of new Set(String(rule.expr ?? '').match(/\bcoin_[a-z0-9_]+/g) ?? [])) {
+      const metric = m.replace(/_(bucket|count|sum)$/, '');
+      if (!declared.has(metric))
+        problems.push({ source: RULES, resource: rule.alert!, message: `no code declares the metric ${m}` });
+    }
   const { tests } = parse(readFileSync(join(root, TESTS), 'utf8')) as TestFile;
   for (const rule of alerts) {
     const cases = tests.flatMap((t) =>

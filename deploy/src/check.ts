@@ -1,8 +1,9 @@
 /**
  * `node deploy/src/check.ts [repo-root]`: renders every kustomize overlay and validates it against
  * the Kubernetes schemas, validates docker-compose.yml against the Compose schema, checks that
- * the Grafana dashboards use only metrics the code declares, and that the alert rules are deployed,
- * tested and linked to their runbooks; offline.
+ * the Grafana dashboards and the alert rules use only metrics the code declares, that the alert rules
+ * are deployed, tested and linked to their runbooks, and that every command a runbook names exists;
+ * offline.
  * Exits non-zero naming each problem. `make test` runs it.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { checkAlerts } from './alerts.ts';
 import { validateCompose } from './compose.ts';
 import { checkDashboards } from './dashboards.ts';
 import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts';
+import { checkRunbookCommands } from './runbooks.ts';
 
 /** `k8s/base` and each `k8s/overlays/<name>`: every directory a platform team may apply. */
 export function overlays(root: string): string[] {
@@ -59,6 +61,8 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   checked.push({ source: 'deploy/grafana', resources: 1 });
   problems.push(...checkAlerts(root));
   checked.push({ source: 'deploy/alerts', resources: 1 });
+  problems.push(...checkRunbookCommands(root));
+  checked.push({ source: 'docs/runbooks.md', resources: 1 });
   return { checked, problems };
 }
 

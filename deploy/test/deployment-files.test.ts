@@ -9,6 +9,7 @@ import { checkAlerts } from '../src/alerts.ts';
 import { checkDeployment } from '../src/check.ts';
 import { validateCompose } from '../src/compose.ts';
 import { checkDashboards } from '../src/dashboards.ts';
+import { checkRunbookCommands } from '../src/runbooks.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECK = fileURLToPath(new URL('../src/check.ts', import.meta.url));
@@ -23,8 +24,10 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   await cp(join(ROOT, 'deploy', 'grafana'), join(dir, 'deploy', 'grafana'), { recursive: true });
   await cp(join(ROOT, 'deploy', 'alerts'), join(dir, 'deploy', 'alerts'), { recursive: true });
   await cp(join(ROOT, 'docs'), join(dir, 'docs'), { recursive: true });
-  // The code whose metrics the dashboards may use, unchanged: linked, not copied.
-  for (const src of ['libs', 'services']) await symlink(join(ROOT, src), join(dir, src));
+  await cp(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  await cp(join(ROOT, 'Makefile'), join(dir, 'Makefile'));
+  // The code whose metrics and commands the files may name, unchanged: linked, not copied.
+  for (const src of ['libs', 'services', 'backup']) await symlink(join(ROOT, src), join(dir, src));
   const target = join(dir, file);
   const before = await readFile(target, 'utf8');
   const after = edit(before);
@@ -47,6 +50,7 @@ describe('deployment files', () => {
       'docker-compose.yml',
       'deploy/grafana',
       'deploy/alerts',
+      'docs/runbooks.md',
     ]);
     // Seven deployables, each with a Deployment, Service, HPA and PDB, in both renderings.
     expect(checked[0].resources).toBeGreaterThanOrEqual(28);
@@ -127,6 +131,50 @@ describe('deployment files', () => {
       'CoinDbTimeoutsRenamed: no rule test shows it quiet on a healthy series',
       'PrometheusRule/coin-rewards: differs from deploy/alerts/coin-rewards.rules.yml: run npm run alerts:sync',
     ]);
+  });
+
+  it('refuses an alert on a metric no code declares', async () => {
+    const dir = await brokenCopy('deploy/alerts/coin-rewards.rules.yml', (t) =>
+      t.replace('(coin_consumer_parked_events) > 0', '(coin_consumer_parked) > 0'),
+    );
+    const problems = checkAlerts(dir).map((p) => `${p.resource}: ${p.message}`);
+    expect(problems).toEqual([
+      'CoinConsumerParked: no code declares the metric coin_consumer_parked',
+      'PrometheusRule/coin-rewards: differs from deploy/alerts/coin-rewards.rules.yml: run npm run alerts:sync',
+    ]);
+  });
+
+  it('refuses a runbook command, sub-command, queue or flag that does not exist', async () => {
+    expect(checkRunbookCommands(ROOT)).toEqual([]);
+    const dir = await brokenCopy('docs/runbooks.md', (t) =>
+      t
+        .replace('`npm run events:parked -- list --durable <durable>`', '`npm run events:parked -- lsit`')
+        .replace(
+          '`npm run events:parked -- replay --durable <durable> --all`',
+          '`npm run events:parked -- replay --every`',
+        )
+        .replace(
+          '`npm run parked -w @coin/identity -- list mail`',
+          '`npm run parked -w @coin/identity -- list mails`',
+        )
+        .replace('`npm run ledger:verify -w @coin/wallet`', '`npm run ledger:check -w @coin/wallet`')
+        .replace(
+          'node services/wallet/src/tools/verify-ledger.ts',
+          'node services/wallet/src/verify-ledger.ts',
+        ),
+    );
+    const problems = checkRunbookCommands(ROOT, join(dir, 'docs', 'runbooks.md')).map(
+      (p) => `${p.resource}: ${p.message}`,
+    );
+    expect(problems.sort()).toEqual(
+      [
+        'kubectl -n coin-rewards exec deploy/wallet -- node services/wallet/src/verify-ledger.ts: services/wallet/src/verify-ledger.ts does not exist',
+        'npm run events:parked -- lsit: coin-rewards: events:parked knows no lsit',
+        'npm run events:parked -- replay --every: coin-rewards: events:parked knows no --every',
+        'npm run ledger:check -w @coin/wallet: @coin/wallet has no script ledger:check',
+        'npm run parked -w @coin/identity -- list mails: @coin/identity: parked knows no mails',
+      ].sort(),
+    );
   });
 
   it('exits non-zero from the command line, naming the problem', async () => {
