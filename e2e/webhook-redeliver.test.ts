@@ -34,21 +34,24 @@ describe('redelivering a pending delivery', () => {
     const sdk = partnerClient(stack.api, p);
     await setWebhook(stack.api, p, receiver.url);
     await onboard(stack.api, p, newUsers(1));
-    const finished = (attempts: number) =>
+    // Settled: every attempt has its outcome and the delivery its next time (the run's last write).
+    const settled = (attempts: number, nextAttemptAt?: string | null) =>
       eventually(async () => {
         const [d] = (await sdk.listDeliveries({})).data;
-        return d?.attemptLog.length === attempts && d.attemptLog.every((a) => a.finishedAt) ? d : undefined;
+        const done = d?.attemptLog.length === attempts && d.attemptLog.every((a) => a.finishedAt);
+        const due = nextAttemptAt === undefined ? d?.lastError !== null : d?.nextAttemptAt === nextAttemptAt;
+        return done && due ? d : undefined;
       });
-    const scheduled = await finished(1);
+    const scheduled = await settled(1);
     expect(scheduled).toMatchObject({ status: 'pending', attemptLog: [{ statusCode: 500, manual: false }] });
     expect(scheduled.nextAttemptAt).not.toBeNull();
 
     await sdk.retryDelivery({ id: scheduled.id });
-    const afterManual = await finished(2);
+    // Due again exactly when it was before (a pushed schedule never comes back to it: a timeout).
+    const afterManual = await settled(2, scheduled.nextAttemptAt);
     expect(afterManual).toMatchObject({
       status: 'pending',
       lastStatusCode: 500,
-      nextAttemptAt: scheduled.nextAttemptAt,
       attemptLog: [{ manual: false }, { statusCode: 500, manual: true }],
     });
 
@@ -66,5 +69,30 @@ describe('redelivering a pending delivery', () => {
       [200, true],
     ]);
     expect(receiver.received).toHaveLength(3);
+  });
+
+  it('adds nothing while an attempt is under way: that attempt is the answer', async () => {
+    const slow = await startWebhookReceiver();
+    try {
+      // The first call is held long enough for the partner to ask for a redelivery meanwhile.
+      slow.respondWith(() => 500);
+      slow.delayWith((n) => (n === 0 ? 5_000 : 0));
+      const p = await registerAndLogin(stack.api);
+      const sdk = partnerClient(stack.api, p);
+      await setWebhook(stack.api, p, slow.url);
+      await onboard(stack.api, p, newUsers(1));
+      await slow.waitFor(1);
+      const [inFlight] = (await sdk.listDeliveries({})).data;
+      expect(inFlight.attemptLog).toMatchObject([{ finishedAt: null }]);
+      expect(await sdk.retryDelivery({ id: inFlight.id })).toMatchObject({ status: 'pending', attempts: 1 });
+      const settled = await eventually(async () => {
+        const [d] = (await sdk.listDeliveries({})).data;
+        return d.attemptLog[0].finishedAt ? d : undefined;
+      });
+      expect(settled).toMatchObject({ status: 'pending', attempts: 1, attemptLog: [{ statusCode: 500 }] });
+      expect(slow.received).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
   });
 });

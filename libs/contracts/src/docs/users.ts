@@ -158,7 +158,7 @@ export const webhooksDocs: Record<string, OperationDocs> = {
   },
   retryDelivery: {
     description:
-      'Makes one more attempt now, to your current URL with your current secret, and re-enables a URL disabled by 410. For a `pending` delivery it is an extra attempt (`manual: true` in its log): it spends none of the automatic attempts and, if it fails, the delivery is due again exactly when it was before; asking again while it is under way does nothing more. A `failed` delivery becomes `pending` with one automatic attempt: if that fails too, it is `failed` again.',
+      'Makes one more attempt now, to your current URL with your current secret, and re-enables a URL disabled by 410. For a `pending` delivery it is an extra attempt (`manual: true` in its log): it spends none of the automatic attempts and, if it fails, the delivery is due again exactly when it was before; asking while an attempt (yours or an automatic one) is under way does nothing more. A `failed` delivery becomes `pending` with one automatic attempt: if that fails too, it is `failed` again.',
     errors: { 404: [{ code: 'NOT_FOUND', when: 'no delivery of yours has this id' }] },
     response: { ...delivery, status: 'pending', nextAttemptAt: EXAMPLE.at },
   },

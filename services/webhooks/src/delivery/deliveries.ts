@@ -96,11 +96,12 @@ export async function deliveriesPage(
 /**
  * One more attempt now, to the partner's current URL. A pending delivery gets an extra attempt that
  * leaves its automatic schedule alone: it spends none of the attempts the queue allows and, if it
- * fails, the delivery is due again when it was before (`resume_at`); asked again before that extra
- * attempt has finished, nothing more is done. A finished delivery (failed, a parked job) is made
- * due with one attempt left before it is failed again. The partner asking is taken as "my endpoint
- * is fixed": a 410-disabled endpoint is enabled again. Undefined when the partner has no such
- * delivery.
+ * fails, the delivery is due again when it was before (`resume_at`). While an attempt is under way
+ * (the extra one asked before, or an automatic one: its latest attempt has no outcome yet and its
+ * lease runs), nothing more is done: that attempt's outcome is the answer. A finished delivery
+ * (failed, a parked job) is made due with one attempt left before it is failed again. The partner
+ * asking is taken as "my endpoint is fixed": a 410-disabled endpoint is enabled again. Undefined
+ * when the partner has no such delivery.
  */
 export async function retryDelivery(
   em: EntityManager,
@@ -108,18 +109,22 @@ export async function retryDelivery(
   id: string,
   maxAttempts: number,
 ): Promise<DeliveryView | undefined> {
-  const scheduled = "status = 'pending' AND parked_at IS NULL";
   const found = await em.transactional(async (tx) => {
     const rows = await boundQuery<{ id: string }>(
       tx,
-      `UPDATE deliveries
-          SET resume_at = CASE WHEN ${scheduled} THEN coalesce(resume_at, next_attempt_at, now()) END,
-              attempts = CASE WHEN NOT (${scheduled}) THEN $3 - 1
-                              WHEN resume_at IS NULL THEN attempts - 1 ELSE attempts END,
-              next_attempt_at = CASE WHEN ${scheduled} AND resume_at IS NOT NULL THEN next_attempt_at
-                                     ELSE now() END,
+      `WITH t AS (
+         SELECT id, status = 'pending' AND parked_at IS NULL AS scheduled,
+                status = 'pending' AND parked_at IS NULL AND (resume_at IS NOT NULL OR (
+                  next_attempt_at > now() AND coalesce((SELECT a.finished_at IS NULL FROM delivery_attempts a
+                    WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1), false))) AS busy
+           FROM deliveries d WHERE id = $1 AND partner_id = $2 FOR UPDATE)
+       UPDATE deliveries d
+          SET resume_at = CASE WHEN NOT t.scheduled THEN NULL WHEN t.busy THEN d.resume_at
+                               ELSE coalesce(d.next_attempt_at, now()) END,
+              attempts = CASE WHEN NOT t.scheduled THEN $3 - 1 WHEN t.busy THEN d.attempts ELSE d.attempts - 1 END,
+              next_attempt_at = CASE WHEN t.busy THEN d.next_attempt_at ELSE now() END,
               status = 'pending', parked_at = NULL, updated_at = now()
-        WHERE id = $1 AND partner_id = $2 RETURNING id`,
+         FROM t WHERE d.id = t.id RETURNING d.id`,
       [id, partnerId, maxAttempts],
     );
     if (rows.length)
