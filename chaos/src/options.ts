@@ -106,6 +106,6 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions
     natsServer: env.CHAOS_NATS_SERVER || '/usr/sbin/nats-server',
     redisServer: env.CHAOS_REDIS_SERVER || 'redis-server',
     machine,
-    logLevel: env.CHAOS_LOG_LEVEL ?? 'silent',
+    logLevel: env.CHAOS_LOG_LEVEL ?? 'fatal',
   };
 }

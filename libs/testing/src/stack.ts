@@ -117,41 +117,41 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * Runs a service's `main.ts` as a child process (for crash tests: `kill -9` and restart), and
- * waits until it answers the NATS micro PING.
+ * waits until its own /ready answers 200 (on `METRICS_PORT`, a free port unless the environment
+ * names one). Its own: a PING answered by a new instance may be another replica of the service
+ * starting at the same time (chaos seed 201: a replica that then failed to start was taken as up).
  */
 export async function spawnService(
   name: string,
   env: NodeJS.ProcessEnv,
   readyTimeoutMs = 30_000,
 ): Promise<ServiceProcess> {
-  const nc = await connectBus(
-    env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    'test-spawn',
-    env.NATS_NAMESPACE ?? '',
-  );
-  const before = new Set((await pingService(nc, name, 200)).map((i) => i.id));
+  const metricsPort = env.METRICS_PORT || String(await freePort());
   const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
-    env,
+    env: { ...env, METRICS_PORT: metricsPort },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const deadline = Date.now() + readyTimeoutMs;
     for (;;) {
-      if (child.exitCode !== null)
-        throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
-      const now = await pingService(nc, name, 200);
-      if (now.some((i) => !before.has(i.id))) break;
-      if (Date.now() > deadline) throw new Error(`${name} did not answer PING within ${readyTimeoutMs} ms`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode} before it was ready`);
+      const ready = await fetch(`http://127.0.0.1:${metricsPort}/ready`, {
+        signal: AbortSignal.timeout(2000),
+      }).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ready) break;
+      if (Date.now() > deadline) throw new Error(`${name} was not ready within ${readyTimeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch (err) {
     // A process that is not ready is not left behind: a supervisor trying again would start a second.
     child.kill('SIGKILL');
     throw err;
-  } finally {
-    await nc.close();
   }
   return {
     child,
