@@ -1,10 +1,10 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Stack } from '@coin/testing';
-import { importJWK, SignJWT } from 'jose';
-import pg from 'pg';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './support/leaderboard.ts';
 import { partnerBody, registerAndLogin } from './support/partners.ts';
+import { activeSigningKey } from './support/signing-keys.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
@@ -216,19 +216,6 @@ describe('login and tokens', () => {
 });
 
 describe('bearer authentication', () => {
-  async function signingKey() {
-    const client = new pg.Client({ connectionString: stack.env.IDENTITY_DATABASE_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query(
-        'SELECT kid, private_jwk FROM signing_keys ORDER BY created_at, kid LIMIT 1',
-      );
-      return rows[0] as { kid: string; private_jwk: Record<string, unknown> };
-    } finally {
-      await client.end();
-    }
-  }
-
   const claims = (partnerId: string) =>
     new SignJWT({ typ: 'access' })
       .setSubject(partnerId)
@@ -249,8 +236,7 @@ describe('bearer authentication', () => {
       'UNAUTHORIZED',
     );
 
-    const { kid, private_jwk } = await signingKey();
-    const realKey = await importJWK(private_jwk as any, 'EdDSA');
+    const { kid, privateKey: realKey } = await activeSigningKey(stack.env);
     const expired = await claims(p.partnerId)
       .setProtectedHeader({ alg: 'EdDSA', kid })
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dropDatabase, ensureDatabase } from '@coin/db';
 import type { Stack } from '@coin/testing';
+import { decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   eventually,
@@ -127,6 +128,15 @@ describe(`upgrade from release ${manifest.release}: the current code on database
     });
     expect(login.status).toBe(200);
     const token = login.body.data.tokens.accessToken;
+    // 1.0.0 kept its signing key in plain text: now encrypted, it still signs (the same kid).
+    const keys = await queryEach<{ kid: string; private_jwk: unknown; private_key_encrypted: string | null }>(
+      [urls.identity],
+      'SELECT kid, private_jwk, private_key_encrypted FROM signing_keys',
+    );
+    expect(keys.map((k) => [k.private_jwk, k.private_key_encrypted?.slice(0, 3)])).toEqual(
+      keys.map(() => [null, 'v1.']),
+    );
+    expect(keys.map((k) => k.kid)).toContain(decodeProtectedHeader(token).kid);
     for (const [userId, coins] of Object.entries(manifest.balances as Record<string, string>)) {
       const b = await stack.api.get('/api/v1/laas/coins/balance', { token, query: { userId } });
       expect(Number(b.body.data.coins).toFixed(2)).toBe(coins);
@@ -180,10 +190,20 @@ describe(`upgrade from release ${manifest.release}: the current code on database
 
     // Rolling back: with the listed statements run, nothing the previous release uses is missing,
     // and its own writes succeed on the schema the current code left, and mean the same to both.
+    const stackEnv = stack.env;
     await stack.stop();
     stack = undefined;
     for (const [change, sql] of Object.entries(KNOWN_NARROWING))
       await queryEach([urls[change.split(':')[0]]], sql);
+    // 1.0.0 signs with a private key it reads in plain text (CHANGELOG: the rollback step).
+    const decrypted = await runCommand('services/identity/src/tools/keys.ts', ['decrypt-for-rollback'], {
+      ...stackEnv,
+      IDENTITY_DATABASE_URL: urls.identity,
+    });
+    expect(decrypted.code, decrypted.output).toBe(0);
+    expect(
+      await queryEach([urls.identity], 'SELECT kid FROM signing_keys WHERE private_jwk IS NULL'),
+    ).toEqual([]);
     const left: string[] = [];
     for (const s of SERVICES)
       left.push(...narrowing(before.get(s)!, await schemaOf(urls[s])).map((n) => `${s}: ${n}`));

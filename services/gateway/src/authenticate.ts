@@ -1,8 +1,9 @@
 import { callOperation, type NatsConnection } from '@coin/bus';
 import { ACCESS_TOKEN, API_KEY_PREFIX, identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { createLocalJWKSet, type JSONWebKeySet, errors as joseErrors, jwtVerify } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import type { VerificationKeys } from './verification-keys.ts';
 
 export interface Caller {
   partnerId: string;
@@ -11,68 +12,57 @@ export interface Caller {
 
 interface Options {
   nc: NatsConnection;
+  keys: VerificationKeys;
   timeoutMs: number;
   apiKeyCacheMs: number;
 }
 
-const JWKS_REFETCH_MS = 30_000;
 const API_KEY_CACHE_MAX = 10_000;
 const VERIFIED_TOKEN_CACHE_MAX = 10_000;
 const VERIFIED_TOKEN_CACHE_MS = 60_000;
 
 /**
- * Access tokens are verified here, without a NATS hop, against identity's public keys (fetched
- * over NATS and refetched when an unknown key id shows up). Secret API keys are checked by
- * identity and cached briefly, so a revoked key stops working within the cache time.
+ * Access tokens are verified here, without a NATS hop, against the identity key their header names
+ * (`kid`; see verification-keys.ts). Secret API keys are checked by identity and cached briefly,
+ * so a revoked key stops working within the cache time.
  */
 export function createAuthenticator(opts: Options) {
-  let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
-  let fetchedAt = 0;
   const apiKeys = new LRUCache<string, string>({ max: API_KEY_CACHE_MAX });
   // A token is immutable: once its signature checked out, the same string needs no second
   // signature check until it expires (bounded, so a key rotation is picked up within a minute).
   const verifiedTokens = new LRUCache<string, string>({ max: VERIFIED_TOKEN_CACHE_MAX });
 
-  async function loadKeys(requestId: string): Promise<void> {
-    const jwks = await callOperation(
-      opts.nc,
-      identity.getJwks,
-      { body: {} },
-      { timeoutMs: opts.timeoutMs, requestId },
-    );
-    keySet = createLocalJWKSet(jwks as JSONWebKeySet);
-    fetchedAt = Date.now();
+  function keyIdOf(token: string): string {
+    let kid: unknown;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw AppError.unauthorized('access token is invalid');
+    }
+    if (typeof kid !== 'string' || kid === '') throw AppError.unauthorized('access token names no key (kid)');
+    return kid;
   }
 
   async function verifyJwt(token: string, requestId: string): Promise<Caller> {
     const known = verifiedTokens.get(token);
     if (known) return { partnerId: known, via: 'access_token' };
-    if (!keySet) await loadKeys(requestId);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const { payload } = await jwtVerify(token, keySet!, {
-          algorithms: [ACCESS_TOKEN.algorithm],
-          issuer: ACCESS_TOKEN.issuer,
-          audience: ACCESS_TOKEN.audience,
-          requiredClaims: ['sub', 'exp'],
-        });
-        if (payload.typ !== 'access') throw AppError.unauthorized('token is not an access token');
-        const ttl = Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_CACHE_MS);
-        if (ttl > 0) verifiedTokens.set(token, payload.sub!, { ttl });
-        return { partnerId: payload.sub!, via: 'access_token' };
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        if (
-          err instanceof joseErrors.JWKSNoMatchingKey &&
-          attempt === 0 &&
-          Date.now() - fetchedAt > JWKS_REFETCH_MS
-        ) {
-          await loadKeys(requestId);
-          continue;
-        }
-        if (err instanceof joseErrors.JWTExpired) throw AppError.unauthorized('access token has expired');
-        throw AppError.unauthorized('access token is invalid');
-      }
+    const keySet = await opts.keys.forKid(keyIdOf(token), requestId);
+    if (!keySet) throw AppError.unauthorized('access token is signed with an unknown key');
+    try {
+      const { payload } = await jwtVerify(token, keySet, {
+        algorithms: [ACCESS_TOKEN.algorithm],
+        issuer: ACCESS_TOKEN.issuer,
+        audience: ACCESS_TOKEN.audience,
+        requiredClaims: ['sub', 'exp'],
+      });
+      if (payload.typ !== 'access') throw AppError.unauthorized('token is not an access token');
+      const ttl = Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_CACHE_MS);
+      if (ttl > 0) verifiedTokens.set(token, payload.sub!, { ttl });
+      return { partnerId: payload.sub!, via: 'access_token' };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof joseErrors.JWTExpired) throw AppError.unauthorized('access token has expired');
+      throw AppError.unauthorized('access token is invalid');
     }
   }
 

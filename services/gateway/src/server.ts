@@ -16,9 +16,11 @@ import { registerDashboardPages } from './dashboard/serve.ts';
 import { registerDashboardSession } from './dashboard/session.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
 import { readinessCheck, registerHealthRoutes } from './health.ts';
+import { registerJwksRoute } from './jwks-route.ts';
 import { registerMetricsRoute, registerObservability } from './observability.ts';
 import { openApiDocument } from './openapi/document.ts';
 import { registerOperationRoutes } from './routes.ts';
+import { verificationKeys } from './verification-keys.ts';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -111,8 +113,11 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   if (development) registerMetricsRoute(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  const keys = verificationKeys({ nc, timeoutMs: config.REQUEST_TIMEOUT_MS });
+  registerJwksRoute(app, keys);
   const authenticate = createAuthenticator({
     nc,
+    keys,
     timeoutMs: config.REQUEST_TIMEOUT_MS,
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
   });

@@ -1,5 +1,16 @@
 import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
 import { z } from 'zod';
+import { parseKeyEncryptionKey } from './security/key-encryption.ts';
+
+const keyEncryptionKey = z
+  .string()
+  .transform((value, ctx) => {
+    const key = parseKeyEncryptionKey(value);
+    if (!key)
+      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes in base64 (openssl rand -base64 32)' });
+    return key ?? Buffer.alloc(0);
+  })
+  .optional();
 
 const schema = databaseConfigSchema.extend({
   ACCESS_TOKEN_TTL_SECONDS: integer(900, { min: 30, max: 86_400 }),
@@ -19,6 +30,12 @@ const schema = databaseConfigSchema.extend({
   EMAIL_CODE_MAX_ATTEMPTS: integer(5),
   /** The least time between two codes for one account (resend-code). */
   EMAIL_CODE_RESEND_SECONDS: integer(60),
+  /** Encrypts the private signing keys in the database; required in production mode. */
+  KEY_ENCRYPTION_KEY: keyEncryptionKey,
+  /** The key KEY_ENCRYPTION_KEY replaced: still decrypts, and what it encrypted is re-encrypted at start. */
+  KEY_ENCRYPTION_KEY_PREVIOUS: keyEncryptionKey,
+  /** How long a rotated-out signing key still verifies tokens (keys:rotate --overlap-seconds overrides). */
+  SIGNING_KEY_OVERLAP_SECONDS: integer(3600, { min: 0 }),
 });
 
 export type IdentityConfig = ReturnType<typeof identityConfig>;
@@ -29,6 +46,10 @@ export function identityConfig(env: NodeJS.ProcessEnv) {
   if (config.APP_MODE === 'production' && config.SMTP_URL === undefined)
     throw new Error(
       'invalid configuration: SMTP_URL: is required in production mode (account users get their one-time code by e-mail)',
+    );
+  if (config.APP_MODE === 'production' && config.KEY_ENCRYPTION_KEY === undefined)
+    throw new Error(
+      'invalid configuration: KEY_ENCRYPTION_KEY: is required in production mode (it encrypts the private signing keys at rest)',
     );
   return config;
 }

@@ -20,13 +20,22 @@ import { registerPartnerHandler } from './operations/register-partner.ts';
 import { resendCodeHandler } from './operations/resend-code.ts';
 import { setWebhookHandler } from './operations/set-webhook.ts';
 import { verifyEmailHandler } from './operations/verify-email.ts';
-import { loadTokenSigner } from './security/token-signer.ts';
+import { configuredKeyEncryption } from './security/key-encryption.ts';
+import { prepareSigningKeys } from './security/signing-keys.ts';
+import { createTokenSigner } from './security/token-signer.ts';
 
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
   return startService(identityConfig(env), {
     description: 'partners, tokens, API keys and account users',
     async start({ config, orm, nc, log, background }) {
-      const signer = await loadTokenSigner(orm);
+      const kek = configuredKeyEncryption(config, (message) => log.warn(message));
+      const keys = await prepareSigningKeys(orm, kek, config.SIGNING_KEY_OVERLAP_SECONDS);
+      if (keys.created || keys.reEncrypted)
+        log.info(
+          keys,
+          'signing keys ready (a first key created, or keys encrypted under KEY_ENCRYPTION_KEY)',
+        );
+      const signer = createTokenSigner(orm, kek);
       const mail = background(
         startMailRelay({
           orm,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { identityConfig } from '../src/config.ts';
@@ -36,7 +37,11 @@ describe('identity in production mode needs SMTP_URL (account users get their on
 
   it('accepts production mode with an SMTP URL, and development mode without one', () => {
     expect(
-      identityConfig({ APP_MODE: 'production', SMTP_URL: 'smtps://u:p@smtp.example.com:465' }).SMTP_URL,
+      identityConfig({
+        APP_MODE: 'production',
+        SMTP_URL: 'smtps://u:p@smtp.example.com:465',
+        KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      }).SMTP_URL,
     ).toBe('smtps://u:p@smtp.example.com:465');
     expect(identityConfig({ APP_MODE: 'development' }).SMTP_URL).toBeUndefined();
     expect(() => identityConfig({ APP_MODE: 'production' })).toThrow(

@@ -3,6 +3,7 @@ import { AccountUsers } from './0002-account-users.ts';
 import { OnePartnerId } from './0003-one-partner-id.ts';
 import { MailJobs } from './0004-mail-jobs.ts';
 import { LoginLockLevel } from './0005-login-lock-level.ts';
+import { SigningKeyRotation } from './0006-signing-key-rotation.ts';
 
 export const identityMigrations = [
   { name: '0001-partners-and-tokens', class: PartnersAndTokens },
@@ -10,4 +11,5 @@ export const identityMigrations = [
   { name: '0003-one-partner-id', class: OnePartnerId },
   { name: '0004-mail-jobs', class: MailJobs },
   { name: '0005-login-lock-level', class: LoginLockLevel },
+  { name: '0006-signing-key-rotation', class: SigningKeyRotation },
 ];

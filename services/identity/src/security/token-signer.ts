@@ -1,51 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN } from '@coin/contracts';
-import { boundQuery, type Database, type EntityManager } from '@coin/db';
-import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import type { Database } from '@coin/db';
+import { importJWK, type JWK, SignJWT } from 'jose';
+import type { KeyEncryption } from './key-encryption.ts';
+import { activeKey, publishedKeys } from './signing-keys.ts';
 
 export interface TokenSigner {
-  kid: string;
   sign(partnerId: string, ttlSeconds: number): Promise<string>;
-  jwks(): { keys: JWK[] };
+  jwks(): Promise<{ keys: JWK[] }>;
 }
+
+type PrivateKey = Awaited<ReturnType<typeof importJWK>>;
 
 /**
- * Access tokens are EdDSA (Ed25519) JWTs. The key pair lives in identity's database; the oldest key
- * signs, so replicas that start together and each insert a key still agree on one.
+ * Access tokens are EdDSA (Ed25519) JWTs whose header names the key (`kid`). The active key is
+ * read from the database for every token (an indexed row, beside the refresh token's insert), so
+ * all replicas switch at once when an operator rotates; decrypted keys are kept by key id.
  */
-interface SigningKeyRow {
-  kid: string;
-  privateJwk: JWK;
-  publicJwk: JWK;
-}
-
-function signingKeys(em: EntityManager): Promise<SigningKeyRow[]> {
-  return boundQuery<SigningKeyRow>(
-    em,
-    'SELECT kid, private_jwk AS "privateJwk", public_jwk AS "publicJwk" FROM signing_keys ORDER BY created_at, kid',
-    [],
-  );
-}
-
-export async function loadTokenSigner(orm: Database): Promise<TokenSigner> {
-  const em = orm.em.fork();
-  let keys = await signingKeys(em);
-  if (keys.length === 0) {
-    const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-    const kid = randomUUID();
-    await boundQuery(em, 'INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3)', [
-      kid,
-      JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' }),
-      JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' }),
-    ]);
-    keys = await signingKeys(em);
+export function createTokenSigner(orm: Database, kek: KeyEncryption): TokenSigner {
+  const decrypted = new Map<string, Promise<PrivateKey>>();
+  function privateKeyOf(kid: string, sealed: string): Promise<PrivateKey> {
+    let key = decrypted.get(kid);
+    if (!key) {
+      key = importJWK(JSON.parse(kek.decrypt(sealed, kid)) as JWK, 'EdDSA');
+      decrypted.set(kid, key);
+    }
+    return key;
   }
-  const active = keys[0];
-  const privateKey = await importJWK(active.privateJwk, 'EdDSA');
-  const publicKeys = keys.map((k) => k.publicJwk);
   return {
-    kid: active.kid,
     async sign(partnerId, ttlSeconds) {
+      const active = await activeKey(orm.em.fork());
+      if (!active) throw new Error('no active signing key (run identity once to create one)');
       return new SignJWT({ typ: 'access' })
         .setProtectedHeader({ alg: ACCESS_TOKEN.algorithm, kid: active.kid, typ: 'JWT' })
         .setSubject(partnerId)
@@ -54,8 +39,8 @@ export async function loadTokenSigner(orm: Database): Promise<TokenSigner> {
         .setIssuedAt()
         .setJti(randomUUID())
         .setExpirationTime(`${ttlSeconds}s`)
-        .sign(privateKey);
+        .sign(await privateKeyOf(active.kid, active.sealed));
     },
-    jwks: () => ({ keys: publicKeys }),
+    jwks: async () => ({ keys: await publishedKeys(orm.em.fork()) }),
   };
 }

@@ -1,0 +1,61 @@
+/**
+ * `npm run keys:rotate -w @coin/identity [-- --overlap-seconds N]` activates a new signing key and
+ * keeps the previous one verifying for N seconds (SIGNING_KEY_OVERLAP_SECONDS by default);
+ * `npm run keys:list -w @coin/identity` lists the keys and their state;
+ * `node services/identity/src/tools/keys.ts decrypt-for-rollback` writes the private keys back in plain
+ * text, for release 1.0.0 only (CHANGELOG). See the README's Security.
+ */
+import { parseArgs } from 'node:util';
+import { runCommand } from '@coin/startup';
+import { identityConfig } from '../config.ts';
+import { identityMigrations } from '../migrations/index.ts';
+import { configuredKeyEncryption } from '../security/key-encryption.ts';
+import {
+  decryptForRollback,
+  keyStatuses,
+  prepareSigningKeys,
+  rotateSigningKey,
+} from '../security/signing-keys.ts';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { 'overlap-seconds': { type: 'string' } },
+});
+const config = identityConfig(process.env);
+
+await runCommand('identity-keys', config, async ({ database, log }) => {
+  const [command] = positionals;
+  if (command !== 'rotate' && command !== 'list' && command !== 'decrypt-for-rollback') {
+    console.error('usage: keys.ts rotate [--overlap-seconds N] | list | decrypt-for-rollback');
+    return 2;
+  }
+  const overlap = Number(values['overlap-seconds'] ?? config.SIGNING_KEY_OVERLAP_SECONDS);
+  if (!Number.isInteger(overlap) || overlap < 0) {
+    console.error('--overlap-seconds must be a whole number of seconds, at least 0');
+    return 2;
+  }
+  const orm = await database({ migrations: identityMigrations });
+  const kek = configuredKeyEncryption(config, (message) => log.warn(message));
+  if (command === 'decrypt-for-rollback') {
+    const written = await decryptForRollback(orm, kek);
+    console.log(
+      `${written} private keys written in plain text for release 1.0.0; start 1.0.0's identity now`,
+    );
+    return 0;
+  }
+  await prepareSigningKeys(orm, kek, overlap);
+  if (command === 'rotate') {
+    const { kid, retired } = await rotateSigningKey(orm, kek, overlap);
+    console.log(`active signing key: ${kid}`);
+    for (const r of retired) console.log(`retired ${r.kid}: its tokens verify until ${r.verifyUntil}`);
+    if (overlap < config.ACCESS_TOKEN_TTL_SECONDS)
+      console.log(
+        `note: the overlap (${overlap} s) is shorter than ACCESS_TOKEN_TTL_SECONDS (${config.ACCESS_TOKEN_TTL_SECONDS} s): some tokens stop working before they expire`,
+      );
+  }
+  for (const k of await keyStatuses(orm.em.fork()))
+    console.log(
+      `${k.kid}  ${k.state.padEnd(9)}  activated ${k.activatedAt ?? '-'}  retired ${k.retiredAt ?? '-'}  verifies until ${k.verifyUntil ?? (k.state === 'active' ? 'rotated' : '-')}`,
+    );
+  return 0;
+});
