@@ -81,6 +81,9 @@ describe('signing-key rotation through the gateway', () => {
       const latest = await registerAndLogin(stack.api);
       expect(kidOf(latest.accessToken)).toBe(third);
       expect((await freshMe(latest.accessToken)).status).toBe(200);
+      console.log(
+        `rotation: kid ${first} → ${second} (overlap 600 s) → ${third} (overlap 0); the token of ${first} still works, the one of ${second} is refused by a gateway that fetched the keys afterwards`,
+      );
     } finally {
       await fresh.stop();
     }
@@ -157,6 +160,9 @@ describe('two identity replicas started at once on an empty database', () => {
     // Logins are spread over both replicas (one queue group): one replica misses all 12 with odds 2^-11.
     const kids = new Set<string>();
     for (let i = 0; i < 12; i++) kids.add(kidOf((await registerAndLogin(stack.api)).accessToken));
+    console.log(
+      `two identity replicas started at once on an empty database: ${rows.length} key row, 12 logins signed with ${kids.size} kid`,
+    );
     expect([...kids]).toEqual([rows[0].kid]);
   });
 });

@@ -62,10 +62,15 @@ async function login(base: string, forwardedFor?: string): Promise<number> {
   return res.statusCode;
 }
 
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
 describe('per-client limits', () => {
   it('limits 60 logins through the proxy although each forges a fresh X-Forwarded-For', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 60; i++) statuses.push(await login(proxyUrl, `203.0.113.${i}, 198.51.100.${i}`));
+    console.log(
+      `60 logins, each with a fresh forged X-Forwarded-For, through the appending proxy: ${count(statuses, 503)} let through, ${count(statuses, 429)} answered 429`,
+    );
     expect(statuses.slice(0, LIMIT).every((s) => s === 503)).toBe(true);
     expect(statuses.slice(LIMIT).every((s) => s === 429)).toBe(true);
   });
@@ -74,6 +79,9 @@ describe('per-client limits', () => {
     const client = '192.0.2.7';
     const statuses: number[] = [];
     for (let i = 0; i < 2 * LIMIT; i++) statuses.push(await login(i % 2 ? second.url : stack.url, client));
+    console.log(
+      `${2 * LIMIT} logins from one client alternating between two gateways: ${count(statuses, 503)} let through (limit ${LIMIT}), ${count(statuses, 429)} answered 429`,
+    );
     expect(statuses.filter((s) => s === 503)).toHaveLength(LIMIT);
     expect(statuses.slice(LIMIT).every((s) => s === 429)).toBe(true);
     expect(await login(stack.url, '192.0.2.8')).toBe(503);

@@ -58,6 +58,9 @@ describe('login throttling per e-mail', () => {
   it('evaluates at most 5 of 20 concurrent wrong passwords; the rest are refused before the check', async () => {
     const email = await registered();
     const statuses = (await wrongBurst(email, 20)).map((r) => r.status);
+    console.log(
+      `20 concurrent wrong passwords for one e-mail: ${statuses.filter((s) => s === 401).length} evaluated (401), ${statuses.filter((s) => s === 429).length} refused before the check (429)`,
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
     expect((await attempt(email.toUpperCase(), password)).status).toBe(429);
