@@ -2,7 +2,7 @@
  * `npm run keys:rotate -w @coin/identity [-- --overlap-seconds N]` activates a new signing key and
  * keeps the previous one verifying for N seconds (SIGNING_KEY_OVERLAP_SECONDS by default);
  * `npm run keys:list -w @coin/identity` lists the keys and their state;
- * `node services/identity/src/tools/keys.ts decrypt-for-rollback` writes the private keys back in plain
+ * `npm run keys:decrypt-for-rollback -w @coin/identity` writes the private keys back in plain
  * text, for release 1.0.0 only (CHANGELOG). See the README's Security.
  */
 import { parseArgs } from 'node:util';
@@ -43,8 +43,8 @@ await runCommand('identity-keys', config, async ({ database, log }) => {
     );
     return 0;
   }
-  await prepareSigningKeys(orm, kek, overlap);
   if (command === 'rotate') {
+    await prepareSigningKeys(orm, kek, overlap);
     const { kid, retired } = await rotateSigningKey(orm, kek, overlap);
     console.log(`active signing key: ${kid}`);
     for (const r of retired) console.log(`retired ${r.kid}: its tokens verify until ${r.verifyUntil}`);
