@@ -4,6 +4,9 @@
  * the Grafana dashboards and the alert rules use only metrics the code declares, that the alert rules
  * are deployed, tested and linked to their runbooks, and that every command a runbook names exists;
  * offline.
+ * Each kustomization must also hold its topology (topology.ts): disruption budgets and resource
+ * requests, and in an overlay default-deny networking, TLS for the gateway's Ingress only, and a
+ * Postgres connection budget that the pools at their maximum replicas fit.
  * Exits non-zero naming each problem. `make test` runs it.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { validateCompose } from './compose.ts';
 import { checkDashboards } from './dashboards.ts';
 import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts';
 import { checkRunbookCommands } from './runbooks.ts';
+import { checkTopology, describeBudget } from './topology.ts';
 
 /** `k8s/base` and each `k8s/overlays/<name>`: every directory a platform team may apply. */
 export function overlays(root: string): string[] {
@@ -27,11 +31,14 @@ export function overlays(root: string): string[] {
 export interface CheckResult {
   checked: { source: string; resources: number }[];
   problems: Problem[];
+  /** Each rendering's Postgres connection budget, as computed. */
+  budgets: { source: string; text: string }[];
 }
 
 export async function checkDeployment(root: string): Promise<CheckResult> {
   const checked: CheckResult['checked'] = [];
   const problems: Problem[] = [];
+  const budgets: CheckResult['budgets'] = [];
   // kustomize takes a second or two to start: the overlays render side by side.
   const rendered = await Promise.all(
     overlays(root).map(async (dir) => {
@@ -50,6 +57,10 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
       continue;
     }
     problems.push(...(await validateManifests(r.source, r.yaml)));
+    const overlay = r.source.startsWith(join('k8s', 'overlays'));
+    const topology = await checkTopology(root, r.source, r.yaml, { overlay });
+    problems.push(...topology.problems);
+    if (topology.budget) budgets.push({ source: r.source, text: describeBudget(topology.budget) });
     checked.push({ source: r.source, resources: r.yaml.split(/^---$/m).filter((d) => d.trim()).length });
   }
   if (checked.length + problems.length === 0)
@@ -63,14 +74,15 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   checked.push({ source: 'deploy/alerts', resources: 1 });
   problems.push(...checkRunbookCommands(root));
   checked.push({ source: 'docs/runbooks.md', resources: 1 });
-  return { checked, problems };
+  return { checked, problems, budgets };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? join(fileURLToPath(import.meta.url), '../../..'));
-  const { checked, problems } = await checkDeployment(root);
+  const { checked, problems, budgets } = await checkDeployment(root);
   for (const c of checked)
     console.log(`checked ${c.source}${c.resources > 1 ? ` (${c.resources} resources)` : ''}`);
+  for (const b of budgets) console.log(`Postgres connection budget of ${b.source}: ${b.text}`);
   for (const p of problems) console.error(`✗ ${p.source}: ${p.resource}: ${p.message}`);
   if (problems.length) {
     console.error(`${problems.length} problem(s) in the deployment files`);

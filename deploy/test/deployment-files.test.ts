@@ -177,6 +177,53 @@ describe('deployment files', () => {
     );
   });
 
+  it('states the Postgres connection budget of each rendering, under max_connections', async () => {
+    const { budgets } = await checkDeployment(ROOT);
+    for (const b of budgets) console.log(`${b.source}: ${b.text}`);
+    expect(budgets.map((b) => b.source)).toEqual(['k8s/base', 'k8s/overlays/production']);
+  });
+
+  it('refuses a Deployment without a disruption budget or requests, no default deny, an Ingress beside the gateway or without TLS, and pools over max_connections', async () => {
+    const dir = await brokenCopy('k8s/base/wallet.yaml', (t) =>
+      t.replace(/---\napiVersion: policy\/v1\nkind: PodDisruptionBudget[\s\S]*$/, ''),
+    );
+    const edit = async (file: string, change: (t: string) => string) => {
+      const before = await readFile(join(dir, file), 'utf8');
+      const after = change(before);
+      expect(after).not.toBe(before);
+      await writeFile(join(dir, file), after);
+    };
+    await edit('k8s/base/rules.yaml', (t) => t.replace(/requests:\n\s+cpu: 100m\n/, 'requests:\n'));
+    await edit('k8s/overlays/production/network-policy.yaml', (t) =>
+      t.replace(
+        'name: default-deny\nspec:\n  podSelector: {}\n  policyTypes: [Ingress, Egress]',
+        'name: default-deny\nspec:\n  podSelector: {}\n  policyTypes: [Ingress]',
+      ),
+    );
+    await edit('k8s/overlays/production/ingress.yaml', (t) =>
+      t
+        .replace('hosts: [rewards.example.com]', 'hosts: [other.example.com]')
+        .replace(
+          'name: gateway\n                port:\n                  name: http',
+          'name: wallet\n                port:\n                  name: metrics',
+        ),
+    );
+    await edit('k8s/overlays/production/postgres-budget.yaml', (t) => t.replace('"400"', '"300"'));
+    const { problems } = await checkDeployment(dir);
+    const found = problems.map((p) => `${p.source}: ${p.resource}: ${p.message}`);
+    expect(found).toEqual([
+      'k8s/base: Deployment/rules: container rules requests no cpu and memory',
+      'k8s/base: Deployment/wallet: no PodDisruptionBudget selects its pods',
+      'k8s/overlays/production: Deployment/wallet: no PodDisruptionBudget selects its pods',
+      'k8s/overlays/production: NetworkPolicy: no default-deny policy (every pod, Ingress and Egress, no rule)',
+      'k8s/overlays/production: Ingress/gateway: exposes wallet: only the gateway may have an Ingress',
+      'k8s/overlays/production: Ingress/gateway: host rewards.example.com has no TLS',
+      expect.stringMatching(
+        /^k8s\/overlays\/production: ConfigMap\/postgres-connection-budget: Postgres connections at maximum replicas exceed the budget: .* = 346 of max_connections 300$/,
+      ),
+    ]);
+  });
+
   it('exits non-zero from the command line, naming the problem', async () => {
     const dir = await brokenCopy('k8s/base/gateway.yaml', (t) =>
       t.replace('readinessProbe:', 'readynessProbe:'),

@@ -27,6 +27,11 @@ export const baseConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/, 'must be at most 32 letters, digits or _')
     .default(''),
+  /**
+   * Replicas of the JetStream streams this environment creates (events, parked events): 1 on a single
+   * server, 3 on a 3-node cluster (the production overlay), so a node loss loses no event.
+   */
+  EVENTS_STREAM_REPLICAS: integer(1, { max: 5 }),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** The most a Redis command may take before it fails (and the caller falls back or answers 503). */
   REDIS_COMMAND_TIMEOUT_MS: integer(2000),

@@ -5,11 +5,25 @@ import type { NatsConnection } from '@nats-io/transport-node';
 const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
 const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
 
+/** The replica count a process configured for its streams (EVENTS_STREAM_REPLICAS), per connection. */
+const replicasOf = new WeakMap<NatsConnection, number>();
+
+/** Replicas for a stream this connection creates: the configured count, else 1 (a single server). */
+export function streamReplicas(nc: NatsConnection): number {
+  return replicasOf.get(nc) ?? 1;
+}
+
 /**
  * The one stream every fact goes through (`events.<service>.<fact>`). Creating it is idempotent,
- * so every process that publishes or consumes ensures it at start.
+ * so every process that publishes or consumes ensures it at start. `replicas` (the process's
+ * EVENTS_STREAM_REPLICAS, 3 on a 3-node cluster) is remembered for the connection; a call without it
+ * keeps the replicas the stream has, so only configured start-ups change them.
  */
-export async function ensureEventsStream(nc: NatsConnection): Promise<JetStreamManager> {
+export async function ensureEventsStream(
+  nc: NatsConnection,
+  opts: { replicas?: number } = {},
+): Promise<JetStreamManager> {
+  if (opts.replicas !== undefined) replicasOf.set(nc, opts.replicas);
   const jsm = await jetstreamManager(nc);
   const names = namesOf(nc);
   const name = names.stream;
@@ -22,18 +36,25 @@ export async function ensureEventsStream(nc: NatsConnection): Promise<JetStreamM
     // A namespaced stream belongs to a test stack or a short-lived environment.
     max_age: names.namespace ? 3600 * 1e9 : MAX_AGE_NS,
   };
+  const existing = await jsm.streams.info(name).catch(() => undefined);
+  if (existing) {
+    const replicas = opts.replicas ?? existing.config.num_replicas;
+    // A single server refuses more than 1 replica on creation, but takes it on update and still keeps
+    // one copy: refuse here too, so the configuration does not promise what the server cannot hold.
+    if (replicas > 1 && !existing.cluster)
+      throw new Error(
+        `EVENTS_STREAM_REPLICAS is ${replicas} but the NATS server is not clustered: replicas > 1 not supported`,
+      );
+    await jsm.streams.update(name, { ...config, num_replicas: replicas });
+    return jsm;
+  }
   try {
-    await jsm.streams.info(name);
-    await jsm.streams.update(name, config);
-  } catch {
-    try {
-      await jsm.streams.add(config);
-    } catch (err) {
-      // Another process created it between our look-up and our add.
-      await jsm.streams.info(name).catch(() => {
-        throw err;
-      });
-    }
+    await jsm.streams.add({ ...config, num_replicas: streamReplicas(nc) });
+  } catch (err) {
+    // Another process created it between our look-up and our add.
+    await jsm.streams.info(name).catch(() => {
+      throw err;
+    });
   }
   return jsm;
 }

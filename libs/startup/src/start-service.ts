@@ -63,9 +63,10 @@ export async function startService<
     const orm = await ctx.database(spec.database);
     nc = await ctx.bus();
     const redis = spec.redis ? ctx.redis() : undefined;
+    // Every service publishes or consumes: the stream is there, at the configured replicas, first.
+    await ensureEventsStream(nc, { replicas: config.EVENTS_STREAM_REPLICAS });
     let relay: OutboxRelay | undefined;
     if (spec.outbox) {
-      await ensureEventsStream(nc);
       relay = stops.add('outbox relay', startOutboxRelay({ orm, nc, log }));
     }
     const { bus: _bus, database: _database, redis: _redis, ...shared } = ctx;
