@@ -154,6 +154,38 @@ describe('signing keys in the database', () => {
     }
   });
 
+  it('signs a refreshed token on the connection of the refresh transaction: a pool of one suffices', async () => {
+    const svc = await startServiceAlone('identity', startIdentity, {
+      DB_POOL_MAX: '1',
+      DB_ACQUIRE_TIMEOUT_MS: '1000',
+    });
+    try {
+      const email = `p-${randomUUID()}@example.com`;
+      await svc.call(identity.registerPartner, {
+        body: {
+          applicationName: 'Keys test',
+          redirectUrl: 'https://partner.example/r',
+          webRedirectUrl: 'https://partner.example/w',
+          mobileRedirectUrl: 'partner://cb',
+          email,
+          partnerName: 'Keys Test Ltd',
+          password,
+          confirmPassword: password,
+          userDetailsUrl: 'https://partner.example/users',
+        },
+      });
+      const { tokens } = await svc.call(identity.login, { body: { email, password } });
+      const refreshed = await svc.call(identity.refreshTokens, {
+        body: { refreshToken: tokens.refreshToken },
+      });
+      expect(decodeProtectedHeader(refreshed.tokens.accessToken).kid).toBe(
+        decodeProtectedHeader(tokens.accessToken).kid,
+      );
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it('refuses production mode without KEY_ENCRYPTION_KEY, and a key that is not 32 bytes of base64', () => {
     const production = { APP_MODE: 'production', SMTP_URL: 'smtps://u:p@smtp.example.com:465' };
     expect(() => identityConfig(production)).toThrow(/KEY_ENCRYPTION_KEY: is required in production mode/);

@@ -10,7 +10,7 @@ export async function issueTokens(
   familyId: string = randomUUID(),
 ) {
   return {
-    accessToken: await deps.signer.sign(partnerId, deps.config.ACCESS_TOKEN_TTL_SECONDS),
+    accessToken: await deps.signer.sign(em, partnerId, deps.config.ACCESS_TOKEN_TTL_SECONDS),
     refreshToken: await issueRefreshToken(em, partnerId, familyId, deps.config.REFRESH_TOKEN_TTL_SECONDS),
   };
 }

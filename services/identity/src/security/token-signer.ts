@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN } from '@coin/contracts';
-import type { Database } from '@coin/db';
+import type { Database, EntityManager } from '@coin/db';
 import { importJWK, type JWK, SignJWT } from 'jose';
 import type { KeyEncryption } from './key-encryption.ts';
 import { activeKey, publishedKeys } from './signing-keys.ts';
 
 export interface TokenSigner {
-  sign(partnerId: string, ttlSeconds: number): Promise<string>;
+  /** `em`: the caller's, so a token issued inside a transaction needs no second pooled connection. */
+  sign(em: EntityManager, partnerId: string, ttlSeconds: number): Promise<string>;
   jwks(): Promise<{ keys: JWK[] }>;
 }
 
@@ -28,8 +29,8 @@ export function createTokenSigner(orm: Database, kek: KeyEncryption): TokenSigne
     return key;
   }
   return {
-    async sign(partnerId, ttlSeconds) {
-      const active = await activeKey(orm.em.fork());
+    async sign(em, partnerId, ttlSeconds) {
+      const active = await activeKey(em);
       if (!active) throw new Error('no active signing key (run identity once to create one)');
       return new SignJWT({ typ: 'access' })
         .setProtectedHeader({ alg: ACCESS_TOKEN.algorithm, kid: active.kid, typ: 'JWT' })
