@@ -39,18 +39,13 @@ async function fromLedger(users: readonly string[], ym: string) {
   for (const userId of users) {
     const credits: string[] = [];
     const rewards: string[] = [];
-    for (let page = 1; ; page++) {
-      const res = await stack.api.get('/api/v1/laas/coins/get-user-transactions', {
-        token: partner.accessToken,
-        query: { userId, page, limit: 100 },
-      });
-      expect(res.status).toBe(200);
-      for (const e of res.body.data.data) {
-        if (e.debitOrCredit !== 'CR') continue;
-        if (e.createdAt.startsWith(ym)) credits.push(e.coins.toFixed(2));
-        if (e.narration.startsWith('reward: ')) rewards.push(e.coins.toFixed(2));
-      }
-      if (res.body.data.nextpage === null) break;
+    for await (const e of partnerClient(stack.api, partner).iterate('getUserTransactions', {
+      userId,
+      limit: 100,
+    })) {
+      if (e.debitOrCredit !== 'CR') continue;
+      if (e.createdAt.startsWith(ym)) credits.push(e.coins.toFixed(2));
+      if (e.narration.startsWith('reward: ')) rewards.push(e.coins.toFixed(2));
     }
     if (credits.length) coins.set(userId, sumCoins(credits));
     if (rewards.length) points.set(userId, Number(sumCoins(rewards)));

@@ -10,7 +10,7 @@ import {
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
 /**
@@ -92,11 +92,10 @@ describe('crash safety', () => {
     await eventually(async () =>
       new Set(requestIds(receiver).slice(callsBefore)).size === 5 ? true : undefined,
     );
+    const sdk = partnerClient(stack.api, partner);
     const list = await eventually(async () => {
-      const res = await stack.api.get('/api/v1/laas/webhooks/deliveries', { token: partner.accessToken });
-      return res.body.data.data.every((d: { status: string }) => d.status === 'delivered')
-        ? res.body.data
-        : undefined;
+      const page = await sdk.listDeliveries({});
+      return page.data.every((d) => d.status === 'delivered') ? page : undefined;
     });
     expect(list.count).toBe(5);
     // Each request reached the partner with one 200; none was answered 200 twice.

@@ -126,12 +126,11 @@ describe('restore drill: back up while transfers run, restore into fresh databas
     const back = await stackWith(SERVICES, { ...FAST, ...restored });
     stacks.push(back);
     // The restored identity knows the partner: its password and signing keys came back with it.
-    const login = await back.api.post('/api/v1/ufel/partners/login', {
+    const { tokens } = await partnerClient(back.api).login({
       email: partner.email,
       password: partner.password,
     });
-    expect(login.status).toBe(200);
-    const token = login.body.data.tokens.accessToken;
+    const token = tokens.accessToken;
     const ledger = await ledgerOf(back.api, token, users);
     const present = new Set([...ledger.values()].flat().map((e) => e.id));
     const missing = before.filter((t) => !present.has(t.id));

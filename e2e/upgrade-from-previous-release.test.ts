@@ -122,12 +122,11 @@ describe(`upgrade from release ${manifest.release}: the current code on database
     // or list it above and in CHANGELOG.md with the step that makes a rollback work.
     expect(found.sort()).toEqual(Object.keys(KNOWN_NARROWING).sort());
 
-    const login = await stack.api.post('/api/v1/ufel/partners/login', {
+    const { tokens } = await partnerClient(stack.api).login({
       email: manifest.partner.email,
       password: manifest.partner.password,
     });
-    expect(login.status).toBe(200);
-    const token = login.body.data.tokens.accessToken;
+    const token = tokens.accessToken;
     // 1.0.0 kept its signing key in plain text: now encrypted, it still signs (the same kid).
     const keys = await queryEach<{ kid: string; private_jwk: unknown; private_key_encrypted: string | null }>(
       [urls.identity],
@@ -137,10 +136,9 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       keys.map(() => [null, 'v1.']),
     );
     expect(keys.map((k) => k.kid)).toContain(decodeProtectedHeader(token).kid);
-    for (const [userId, coins] of Object.entries(manifest.balances as Record<string, string>)) {
-      const b = await stack.api.get('/api/v1/laas/coins/balance', { token, query: { userId } });
-      expect(Number(b.body.data.coins).toFixed(2)).toBe(coins);
-    }
+    const sdk = partnerClient(stack.api, token);
+    for (const [userId, coins] of Object.entries(manifest.balances as Record<string, string>))
+      expect(Number((await sdk.getBalance({ userId })).coins).toFixed(2)).toBe(coins);
     const verify = await runCommand('services/wallet/src/tools/verify-ledger.ts', [], {
       ...stack.env,
       WALLET_DATABASE_URL: urls.wallet,
@@ -157,7 +155,7 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       { token, headers: { 'idempotency-key': `upgrade-${randomUUID()}` } },
     );
     expect(paid.status).toBe(200);
-    await partnerClient(stack.api, token).rewardUser({ userId: newUser, ruleName: manifest.ruleName });
+    await sdk.rewardUser({ userId: newUser, ruleName: manifest.ruleName });
     const replay = await stack.api.post(
       '/api/v1/laas/coins/transfer-to-user-wallet',
       { userId: manifest.users[0], coins: 1.25 },

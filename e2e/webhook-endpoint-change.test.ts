@@ -1,7 +1,7 @@
 import { type Stack, startWebhookReceiver, verifySignature, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, newUsers, onboard } from './support/onboarding.ts';
-import { registerAndLogin } from './support/partners.ts';
+import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { partnerClient, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
@@ -29,32 +29,16 @@ describe('webhook URL or secret changed', () => {
     receivers.push(broken, fixed);
     broken.respondWith(() => 500);
     const p = await registerAndLogin(stack.api);
-    const auth = { token: p.accessToken };
-    await stack.api.put('/api/v1/ufel/partners/webhook', { url: broken.url }, auth);
+    const sdk = partnerClient(stack.api, p);
+    await setWebhook(stack.api, p, broken.url);
     await onboard(stack.api, p, newUsers(1));
     await broken.waitFor(1);
-    const failed = await eventually(async () => {
-      const res = await stack.api.get('/api/v1/laas/webhooks/deliveries', {
-        ...auth,
-        query: { status: 'failed' },
-      });
-      return res.body.data.data[0];
-    });
+    const failed = await eventually(async () => (await sdk.listDeliveries({ status: 'failed' })).data[0]);
 
-    const set = await stack.api.put(
-      '/api/v1/ufel/partners/webhook',
-      { url: fixed.url, rotateSecret: true },
-      auth,
-    );
-    expect(set.status).toBe(200);
-    const retry = await stack.api.post(
-      `/api/v1/laas/webhooks/deliveries/${failed.id}/retry`,
-      undefined,
-      auth,
-    );
-    expect(retry.status).toBe(200);
+    const { secret } = await sdk.setWebhook({ url: fixed.url, rotateSecret: true });
+    await sdk.retryDelivery({ id: failed.id });
     const [call] = await fixed.waitFor(1, 5_000);
-    expect(verifySignature(set.body.data.secret, call.headers, call.body)).toBe(true);
+    expect(verifySignature(secret, call.headers, call.body)).toBe(true);
     expect(call.headers['webhook-id']).toBe(failed.id);
     expect(broken.received).toHaveLength(1);
   });

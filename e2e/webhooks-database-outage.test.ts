@@ -1,7 +1,7 @@
 import { databaseOutage, type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
-import { registerAndLogin } from './support/partners.ts';
+import { partnerClient, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
 /**
@@ -41,13 +41,10 @@ describe('webhooks database outage', () => {
     // Delivery is at least once: cut off before it records the partner's 200, the first webhook would
     // rightly be sent again. The outage starts once it is recorded, so every webhook counted below
     // belongs to the window.
-    await eventually(async () => {
-      const res = await stack.api.get('/api/v1/laas/webhooks/deliveries', {
-        token: p.accessToken,
-        query: { status: 'delivered' },
-      });
-      return res.body?.data?.data?.length === 1 ? true : undefined;
-    });
+    const sdk = partnerClient(stack.api, p);
+    await eventually(async () =>
+      (await sdk.listDeliveries({ status: 'delivered' })).data.length === 1 ? true : undefined,
+    );
 
     let duringOutage = 0;
     const outage = await databaseOutage(stack.env.WEBHOOKS_DATABASE_URL!);

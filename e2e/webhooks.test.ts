@@ -1,7 +1,7 @@
 import { type Stack, startWebhookReceiver, verifySignature, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
@@ -35,10 +35,8 @@ async function partnerWithReceiver(): Promise<{
   return { p, receiver, secret };
 }
 
-async function deliveries(p: RegisteredPartner, query: Record<string, string | number> = {}) {
-  const res = await stack.api.get('/api/v1/laas/webhooks/deliveries', { token: p.accessToken, query });
-  expect(res.status).toBe(200);
-  return res.body.data;
+function deliveries(p: RegisteredPartner, query: { status?: 'pending' | 'delivered' | 'failed' } = {}) {
+  return partnerClient(stack.api, p).listDeliveries(query);
 }
 
 describe('USER_ONBOARDING webhook', () => {
@@ -93,9 +91,7 @@ describe('USER_ONBOARDING webhook', () => {
       attempts: 4,
       lastStatusCode: 200,
     });
-    expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([
-      500, 500, 500, 200,
-    ]);
+    expect(delivery.attemptLog.map((a) => a.statusCode)).toEqual([500, 500, 500, 200]);
     expect(delivery.attemptLog[0]).toMatchObject({ attempt: 1, url: receiver.url, error: 'HTTP 500' });
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received).toHaveLength(4);

@@ -30,14 +30,15 @@ export type PartnerClient = ReturnType<typeof createClient>;
 
 /**
  * The SDK client a partner's backend would hold: its calls through the gateway with its token
- * (a partner, or the token itself). The e2e tests call the API through it wherever they act as a
+ * (a partner, or the token itself; none for registering and logging in). The e2e tests call the API through it wherever they act as a
  * partner; raw HTTP (`stack.api`) is kept for what checks the wire: status codes, headers, bodies
  * as sent, malformed input.
  */
 export function partnerClient(
   api: ApiClient,
-  who: Pick<RegisteredPartner, 'accessToken'> | string,
+  who?: Pick<RegisteredPartner, 'accessToken'> | string,
 ): PartnerClient {
+  if (who === undefined) return createClient({ baseUrl: api.baseUrl });
   const token = typeof who === 'string' ? who : who.accessToken;
   return createClient({ baseUrl: api.baseUrl, credentials: { token: () => token } });
 }
@@ -48,7 +49,7 @@ export async function registerAndLogin(
   overrides: Record<string, unknown> = {},
 ): Promise<RegisteredPartner> {
   const body = partnerBody(overrides);
-  const sdk = createClient({ baseUrl: api.baseUrl });
+  const sdk = partnerClient(api);
   const partner = await sdk.registerPartner(body as Parameters<typeof sdk.registerPartner>[0]);
   const { tokens } = await sdk.login({ email: body.email, password: body.password });
   return {
