@@ -1,7 +1,8 @@
 export { broadcast, onBroadcast } from './broadcast.ts';
-export { connectBus, type NatsConnection } from './connection.ts';
+export { connectBus, inboxPrefixFor, type NatsConnection, publicKeyOf } from './connection.ts';
 export { pingService, type ServiceInstance } from './discovery.ts';
-export { type BusNames, namesOf } from './namespace.ts';
+export { PAYLOAD_STREAM, PAYLOAD_SUBJECT } from './large-payload.ts';
+export { type BusNames, busNames, namesOf } from './namespace.ts';
 export { type CallOptions, callOperation } from './request.ts';
 export {
   type BoundHandler,

@@ -4,8 +4,11 @@ import { type NatsConnection, nuid } from '@nats-io/transport-node';
 /** Set on a request or reply whose body waits in the payload stream: `<id>:<seq>,<seq>,…`. */
 export const PAYLOAD_REF_HEADER = 'Payload-Ref';
 
-const STREAM = 'BUS_PAYLOADS';
-const SUBJECT = 'bus.payloads';
+/** The stream (and subject prefix) large payloads travel through; every namespace shares it. */
+export const PAYLOAD_STREAM = 'BUS_PAYLOADS';
+export const PAYLOAD_SUBJECT = 'bus.payloads';
+const STREAM = PAYLOAD_STREAM;
+const SUBJECT = PAYLOAD_SUBJECT;
 /** A payload nobody fetched (its caller or server died) disappears after this. */
 const MAX_AGE_NS = 10 * 60 * 1e9;
 /** Room left in a message for headers (trace context, request id, the direct-get reply's own). */

@@ -32,6 +32,15 @@ export const baseConfigSchema = z.object({
    * server, 3 on a 3-node cluster (the production overlay), so a node loss loses no event.
    */
   EVENTS_STREAM_REPLICAS: integer(1, { max: 5 }),
+  /**
+   * This process's NATS user (an nkey seed, `SU…`, from its secret): the server lets it publish
+   * and subscribe only where its role needs (`npm run nats:auth`). Unset: an anonymous connection,
+   * which only a server without authorization accepts (development), with a warning at start.
+   */
+  NATS_NKEY_SEED: z
+    .string()
+    .regex(/^SU[A-Z2-7]{56}$/, 'must be a NATS user nkey seed (SU followed by 56 base32 characters)')
+    .optional(),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** The most a Redis command may take before it fails (and the caller falls back or answers 503). */
   REDIS_COMMAND_TIMEOUT_MS: integer(2000),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid } from './common.ts';
+import type { ServiceName } from './operation.ts';
 
 /**
  * Hints every replica of a service hears (libs/bus `broadcast`): a partner's webhook URL or signing
@@ -8,4 +9,9 @@ import { guid } from './common.ts';
 export const partnerEndpointChanged = {
   subject: 'bcast.identity.partnerEndpointChanged',
   schema: z.object({ partnerId: guid }),
+  /** The services that listen (the sender is the subject's second token). */
+  listeners: ['webhooks'] as readonly ServiceName[],
 };
+
+/** Every hint, for the NATS authorization: who sends it and who may hear it. */
+export const allBroadcasts = [partnerEndpointChanged] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { guid, isoTimestamp } from './common.ts';
 import { storedUserSchema } from './onboarding.ts';
+import type { ServiceName } from './operation.ts';
 
 /**
  * JetStream subjects of the facts services publish (stream EVENTS, `events.<service>.<fact>`).
@@ -16,6 +17,34 @@ export const EVENT_SUBJECTS = {
   /** Every reward paid by rule. */
   ruleRewarded: 'events.rules.rewarded',
 } as const;
+
+/**
+ * Every durable consumer of events: the service that runs it, its durable name and the subject it
+ * reads. A service may create, read and acknowledge only its own durables (the NATS authorization
+ * is generated from this list), so a consumer is added here before it is started.
+ */
+export const EVENT_CONSUMERS = {
+  leaderboardRewards: {
+    service: 'leaderboard',
+    durable: 'leaderboard-rewards',
+    subject: EVENT_SUBJECTS.ruleRewarded,
+  },
+  leaderboardTransfers: {
+    service: 'leaderboard',
+    durable: 'leaderboard-transfers',
+    subject: EVENT_SUBJECTS.transferCompleted,
+  },
+  leaderboardUsers: {
+    service: 'leaderboard',
+    durable: 'leaderboard-users',
+    subject: EVENT_SUBJECTS.usersOnboarded,
+  },
+  webhooksOnboarding: {
+    service: 'webhooks',
+    durable: 'webhooks-onboarding',
+    subject: EVENT_SUBJECTS.onboardingProcessed,
+  },
+} as const satisfies Record<string, { service: ServiceName; durable: string; subject: string }>;
 
 /** Coins travel in events as exact decimal text (at most 2 places), never as floats. */
 const decimalText = z.string().regex(/^\d+(\.\d{1,2})?$/);

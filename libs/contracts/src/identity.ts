@@ -212,6 +212,7 @@ export const verifyApiKey = defineOperation({
   service: 'identity',
   name: 'verifyApiKey',
   partner: false,
+  callers: ['gateway'],
   schemas: {
     body: z.strictObject({ key: text({ max: 200 }) }),
     response: z.object({ partnerId: guid, keyId: guid }),
@@ -223,32 +224,47 @@ export const getJwks = defineOperation({
   service: 'identity',
   name: 'getJwks',
   partner: false,
+  callers: ['gateway'],
   schemas: {
     body: emptyObject,
     response: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
   },
 });
 
+const partnerProfile = z.object({
+  partnerId: guid,
+  applicationName: z.string(),
+  partnerName: z.string(),
+  email: z.string(),
+  userDetailsUrl: z.string(),
+});
+
 /**
- * Internal: what other services need to know of the request's partner (webhook target,
- * user-details URL).
+ * Internal: the request's partner with its webhook target and signing secret. Only the webhooks
+ * service signs deliveries, so only it may ask: a service that needs the partner's names asks
+ * `getPartnerProfile`.
  */
 export const getPartner = defineOperation({
   service: 'identity',
   name: 'getPartner',
   partner: true,
+  callers: ['webhooks'],
   schemas: {
     body: emptyObject,
-    response: z.object({
-      partnerId: guid,
-      applicationName: z.string(),
-      partnerName: z.string(),
-      email: z.string(),
-      userDetailsUrl: z.string(),
+    response: partnerProfile.extend({
       webhookUrl: z.string().nullable(),
       webhookSecret: z.string().nullable(),
     }),
   },
+});
+
+/** Internal: the request's partner without its webhook secret (the wallet names transfer parties). */
+export const getPartnerProfile = defineOperation({
+  service: 'identity',
+  name: 'getPartnerProfile',
+  partner: true,
+  callers: ['wallet'],
+  schemas: { body: emptyObject, response: partnerProfile },
 });
 
 export const identityOperations = [
@@ -264,4 +280,5 @@ export const identityOperations = [
   verifyApiKey,
   getJwks,
   getPartner,
+  getPartnerProfile,
 ] as const;

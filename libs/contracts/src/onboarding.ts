@@ -25,6 +25,7 @@ export const getUser = defineOperation({
   service: 'onboarding',
   name: 'getUser',
   partner: true,
+  callers: ['wallet', 'rules', 'leaderboard'],
   schemas: {
     body: z.strictObject({ userId: guid }),
     response: storedUserSchema,
@@ -146,6 +147,7 @@ export const listFailures = defineOperation({
   service: 'onboarding',
   name: 'listFailures',
   partner: true,
+  callers: ['webhooks'],
   schemas: {
     body: z.strictObject({
       requestId: guid,

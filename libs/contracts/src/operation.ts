@@ -2,6 +2,9 @@ import type { z } from 'zod';
 
 export type ServiceName = 'identity' | 'onboarding' | 'rules' | 'wallet' | 'leaderboard' | 'webhooks';
 
+/** A process that may call operations on the bus: a service, or the gateway in front of them. */
+export type Caller = ServiceName | 'gateway';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HttpBinding {
@@ -42,6 +45,11 @@ export interface Operation<S extends OperationSchemas = OperationSchemas, P exte
   http?: HttpBinding;
   /** The request must carry the calling partner (`partnerId`); the bus refuses it otherwise. */
   partner: P;
+  /**
+   * Who may call it: the gateway for every operation bound to HTTP, and the services named in its
+   * definition. The NATS authorization (scripts/nats-auth.ts) grants each caller exactly these.
+   */
+  callers: readonly Caller[];
   schemas: S;
 }
 
@@ -84,6 +92,8 @@ interface OperationDef<S extends OperationSchemas> {
   http?: HttpBinding;
   /** For an operation without HTTP: whether it needs a partner (an HTTP one derives it from `auth`). */
   partner?: boolean;
+  /** The processes that call it over the bus (the gateway calls every HTTP operation anyway). */
+  callers?: readonly Caller[];
   schemas: S;
 }
 
@@ -97,5 +107,8 @@ export function defineOperation<const D extends OperationDef<OperationSchemas>>(
   def: D,
 ): Operation<D['schemas'], NeedsPartner<D>> {
   const partner = (def.http ? def.http.auth === 'partner' : def.partner === true) as NeedsPartner<D>;
-  return { ...def, partner, subject: `svc.${def.service}.v1.${def.name}` };
+  const callers: readonly Caller[] = [
+    ...new Set<Caller>([...(def.http ? ['gateway' as const] : []), ...(def.callers ?? [])]),
+  ];
+  return { ...def, partner, callers, subject: `svc.${def.service}.v1.${def.name}` };
 }

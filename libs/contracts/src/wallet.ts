@@ -84,6 +84,7 @@ export const transferToUser = defineOperation({
     message: 'coin transferred',
     summary: "Move coins from the partner to a user's wallet",
   },
+  callers: ['rules'],
   schemas: { body: transferBody, response: transferResponse },
 });
 

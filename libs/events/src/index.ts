@@ -9,7 +9,7 @@ export {
   startOutboxRelay,
 } from './outbox.ts';
 export { OutboxMigration, outboxMigrations, outboxQueue } from './outbox-migration.ts';
-export { listParked, type ParkedEvent, parkedStreamName, replayParked } from './parked.ts';
+export { listParked, type ParkedEvent, parkedNames, parkedStreamName, replayParked } from './parked.ts';
 export type { EventMeta } from './parse-event.ts';
 export type { RetryPolicy } from './retry-clock.ts';
 export { ensureEventsStream } from './stream.ts';

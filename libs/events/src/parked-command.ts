@@ -18,7 +18,12 @@ const { positionals, values } = parseArgs({
 });
 const [command, ...rest] = positionals;
 const config = loadConfig(baseConfigSchema, process.env);
-const nc = await connectBus(config.NATS_URL, 'events-parked-command', config.NATS_NAMESPACE);
+const nc = await connectBus(
+  config.NATS_URL,
+  'events-parked-command',
+  config.NATS_NAMESPACE,
+  config.NATS_NKEY_SEED,
+);
 try {
   if (command === 'list') {
     let n = 0;

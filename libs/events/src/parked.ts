@@ -1,4 +1,4 @@
-import { namesOf } from '@coin/bus';
+import { type BusNames, namesOf } from '@coin/bus';
 import {
   type JetStreamManager,
   type JsMsg,
@@ -40,14 +40,21 @@ function copyHeaders(from: MsgHdrs | undefined, to: MsgHdrs): void {
   }
 }
 
+/** The parked stream of a namespace, and the subject a durable's parked events are stored on. */
+export function parkedNames(names: BusNames): { stream: string; subject(durable: string): string } {
+  return {
+    stream: names.namespace ? `${PARKED_STREAM}_${names.namespace}` : PARKED_STREAM,
+    subject: (durable) => names.event(`parked.${durable}`),
+  };
+}
+
 /** The parked stream of the namespace `nc` was opened in. */
 export function parkedStreamName(nc: NatsConnection): string {
-  const { namespace } = namesOf(nc);
-  return namespace ? `${PARKED_STREAM}_${namespace}` : PARKED_STREAM;
+  return parkedNames(namesOf(nc)).stream;
 }
 
 function parkedSubject(nc: NatsConnection, durable: string): string {
-  return namesOf(nc).event(`parked.${durable}`);
+  return parkedNames(namesOf(nc)).subject(durable);
 }
 
 const ready = new WeakMap<NatsConnection, Promise<JetStreamManager>>();

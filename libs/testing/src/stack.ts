@@ -52,7 +52,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...opts.env,
   };
   const running = new Map<string, Stoppable>();
-  const probe = await connectBus(env.NATS_URL!, 'test-stack', env.NATS_NAMESPACE!);
+  const probe = await connectBus(env.NATS_URL!, 'test-stack', env.NATS_NAMESPACE!, env.NATS_NKEY_SEED);
   // A service counts as started once the server routes to it: its PING answers (its endpoints
   // subscribed before its discovery subjects, on the same connection).
   async function start(name: string): Promise<void> {
@@ -93,6 +93,7 @@ export async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
     env.NATS_URL ?? 'nats://127.0.0.1:4222',
     'test-cleanup',
     env.NATS_NAMESPACE ?? '',
+    env.NATS_NKEY_SEED,
   );
   try {
     const jsm = await jetstreamManager(nc);

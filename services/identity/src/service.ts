@@ -12,7 +12,7 @@ import {
 } from './operations/api-keys.ts';
 import { createAccountUserHandler } from './operations/create-account-user.ts';
 import { getMeHandler } from './operations/get-me.ts';
-import { getJwksHandler, getPartnerHandler } from './operations/internal.ts';
+import { getJwksHandler, getPartnerHandler, getPartnerProfileHandler } from './operations/internal.ts';
 import { loginHandler } from './operations/login.ts';
 import { logoutHandler } from './operations/logout.ts';
 import { refreshTokensHandler } from './operations/refresh-tokens.ts';
@@ -64,6 +64,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         verifyApiKeyHandler(deps),
         getJwksHandler(deps),
         getPartnerHandler(deps),
+        getPartnerProfileHandler(deps),
         createAccountUserHandler(deps),
         verifyEmailHandler(deps),
         resendCodeHandler(deps),

@@ -5,7 +5,7 @@ import { type ServiceAlone, seededRandom, startServiceAlone } from '@coin/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWallet } from '../src/service.ts';
 
-// The wallet alone; onboarding's getUser and identity's getPartner are answered by stand-ins that
+// The wallet alone; onboarding's getUser and identity's getPartnerProfile are answered by stand-ins that
 // keep those services' contracts, for the users and partners each test declares.
 let svc: ServiceAlone;
 const users = new Map<string, Set<string>>();
@@ -18,14 +18,12 @@ beforeAll(async () => {
     const at = new Date().toISOString();
     return { id: randomUUID(), userId, userData: {}, tierId: null, createdAt: at, updatedAt: at };
   });
-  svc.standIn(identity.getPartner, async ({ partnerId }) => ({
+  svc.standIn(identity.getPartnerProfile, async ({ partnerId }) => ({
     partnerId,
     applicationName: 'Wallet test',
     partnerName: 'Wallet Test Ltd',
     email: 'wallet@example.com',
     userDetailsUrl: 'https://partner.example/users',
-    webhookUrl: null,
-    webhookSecret: null,
   }));
 });
 

@@ -8,18 +8,31 @@ export function getJwksHandler(deps: IdentityDeps) {
   return handle(identity.getJwks, async () => deps.signer.jwks());
 }
 
-export function getPartnerHandler(deps: IdentityDeps) {
-  return handle(identity.getPartner, async ({ partnerId }) => {
-    const partner = await findPartner(deps.orm.em, partnerId);
-    if (!partner) throw AppError.notFound('partner not found');
-    return {
+async function profileOf(deps: IdentityDeps, partnerId: string) {
+  const partner = await findPartner(deps.orm.em, partnerId);
+  if (!partner) throw AppError.notFound('partner not found');
+  return {
+    profile: {
       partnerId: partner.partnerId,
       applicationName: partner.applicationName,
       partnerName: partner.partnerName,
       email: partner.email,
       userDetailsUrl: partner.userDetailsUrl,
-      webhookUrl: partner.webhookUrl,
-      webhookSecret: partner.webhookSecret,
-    };
+    },
+    partner,
+  };
+}
+
+export function getPartnerHandler(deps: IdentityDeps) {
+  return handle(identity.getPartner, async ({ partnerId }) => {
+    const { profile, partner } = await profileOf(deps, partnerId);
+    return { ...profile, webhookUrl: partner.webhookUrl, webhookSecret: partner.webhookSecret };
   });
+}
+
+export function getPartnerProfileHandler(deps: IdentityDeps) {
+  return handle(
+    identity.getPartnerProfile,
+    async ({ partnerId }) => (await profileOf(deps, partnerId)).profile,
+  );
 }

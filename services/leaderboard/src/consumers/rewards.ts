@@ -1,10 +1,10 @@
-import { EVENT_SUBJECTS, ruleRewardedEvent } from '@coin/contracts';
+import { EVENT_CONSUMERS, EVENT_SUBJECTS, ruleRewardedEvent } from '@coin/contracts';
 import { type RunningConsumer, startConsumer } from '@coin/events';
 import { POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
 import { recordStanding } from './record-standing.ts';
 
-const DURABLE = 'leaderboard-rewards';
+const DURABLE = EVENT_CONSUMERS.leaderboardRewards.durable;
 
 /** Each rule reward adds its points to the user's all-time points. */
 export function consumeRewards(deps: LeaderboardDeps): Promise<RunningConsumer> {

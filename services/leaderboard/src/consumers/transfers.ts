@@ -1,10 +1,10 @@
-import { EVENT_SUBJECTS, transferCompletedEvent } from '@coin/contracts';
+import { EVENT_CONSUMERS, EVENT_SUBJECTS, transferCompletedEvent } from '@coin/contracts';
 import { type RunningConsumer, startConsumer } from '@coin/events';
 import { coinBoardAt } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
 import { recordStanding } from './record-standing.ts';
 
-const DURABLE = 'leaderboard-transfers';
+const DURABLE = EVENT_CONSUMERS.leaderboardTransfers.durable;
 
 /** Coins credited to a user (CR) count toward the earner board of the transfer's UTC month. */
 export function consumeTransfers(deps: LeaderboardDeps): Promise<RunningConsumer> {

@@ -1,4 +1,5 @@
 import {
+  EVENT_CONSUMERS,
   EVENT_SUBJECTS,
   type onboarding,
   type UsersOnboardedEvent,
@@ -10,7 +11,7 @@ import { saveUsers } from '../users.ts';
 
 type StoredUser = onboarding.StoredUser;
 
-const DURABLE = 'leaderboard-users';
+const DURABLE = EVENT_CONSUMERS.leaderboardUsers.durable;
 
 /** Events stored in one transaction: a large onboarding request's many events cost few commits. */
 const BATCH = 32;

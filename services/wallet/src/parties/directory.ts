@@ -8,7 +8,7 @@ import type { z } from 'zod';
 
 export type Party = z.infer<typeof wallet.partySchema>;
 export type StoredUser = ResponseOf<typeof onboarding.getUser>;
-export type PartnerInfo = ResponseOf<typeof identity.getPartner>;
+export type PartnerInfo = ResponseOf<typeof identity.getPartnerProfile>;
 
 interface UserDetails {
   fullname?: string;
@@ -82,7 +82,12 @@ export function createDirectory(opts: DirectoryOptions) {
   async function partner(partnerId: string): Promise<PartnerInfo> {
     const found = await partners.fetch(partnerId, {
       context: () =>
-        callOperation(opts.nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs: opts.timeoutMs }),
+        callOperation(
+          opts.nc,
+          identity.getPartnerProfile,
+          { partnerId, body: {} },
+          { timeoutMs: opts.timeoutMs },
+        ),
     });
     return found!;
   }

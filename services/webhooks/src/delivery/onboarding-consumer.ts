@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callOperation, type NatsConnection } from '@coin/bus';
 import {
+  EVENT_CONSUMERS,
   EVENT_SUBJECTS,
   type OnboardingProcessedEvent,
   onboarding,
@@ -11,7 +12,7 @@ import { applyOnce, type RunningConsumer, startConsumer } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { WebhooksConfig } from '../config.ts';
 
-export const ONBOARDING_CONSUMER = 'webhooks-onboarding';
+export const ONBOARDING_CONSUMER = EVENT_CONSUMERS.webhooksOnboarding.durable;
 
 type Failure = OnboardingProcessedEvent['failed'][number];
 

@@ -1,0 +1,159 @@
+import { type BusNames, busNames, inboxPrefixFor, PAYLOAD_STREAM, PAYLOAD_SUBJECT } from '@coin/bus';
+import {
+  allBroadcasts,
+  allOperations,
+  type Caller,
+  EVENT_CONSUMERS,
+  EVENT_SUBJECTS,
+  type ServiceName,
+} from '@coin/contracts';
+import { parkedNames } from '@coin/events';
+
+/** Every NATS user kind: a service, the gateway, and the operator's parked-events command. */
+export type Role = Caller | 'operator';
+
+export const SERVICES: readonly ServiceName[] = [...new Set(allOperations.map((op) => op.service))];
+export const ROLES: readonly Role[] = ['gateway', ...SERVICES, 'operator'];
+
+export interface Permissions {
+  publish: string[];
+  subscribe: string[];
+  /** May answer the requests it received (and nothing else on reply subjects). */
+  allowResponses: boolean;
+}
+
+const API = '$JS.API';
+
+/** The JetStream API of one stream as the bus uses it: ensure it exists, read its state. */
+function ensureStream(stream: string): string[] {
+  return [`${API}.STREAM.INFO.${stream}`, `${API}.STREAM.CREATE.${stream}`];
+}
+
+/** Creating (or updating), reading, pulling from and acknowledging one durable pull consumer. */
+function durableConsumer(stream: string, durable: string): string[] {
+  return [
+    `${API}.CONSUMER.CREATE.${stream}.${durable}`,
+    `${API}.CONSUMER.CREATE.${stream}.${durable}.>`,
+    `${API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
+    `${API}.CONSUMER.INFO.${stream}.${durable}`,
+    `${API}.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+    `$JS.ACK.${stream}.${durable}.>`,
+  ];
+}
+
+/** Requests or replies over max_payload travel through the shared payload stream (libs/bus). */
+const largePayloads = [
+  ...ensureStream(PAYLOAD_STREAM),
+  `${API}.DIRECT.GET.${PAYLOAD_STREAM}`,
+  `${API}.STREAM.PURGE.${PAYLOAD_STREAM}`,
+  `${PAYLOAD_SUBJECT}.>`,
+];
+
+function discovery(names: BusNames, service: string): string[] {
+  return ['PING', 'INFO', 'STATS'].flatMap((verb) => [
+    `$SRV.${verb}`,
+    `$SRV.${verb}.${names.micro(service)}`,
+    `$SRV.${verb}.${names.micro(service)}.*`,
+  ]);
+}
+
+/** The service of an `events.<service>.<fact>` or `bcast.<service>.<hint>` subject. */
+function ownerOf(subject: string): string {
+  return subject.split('.')[1];
+}
+
+/**
+ * What one role may do, derived from the contracts: the operations it serves (its own subjects,
+ * answered only by it) and those whose `callers` name it; the events it publishes (its own
+ * `events.<service>.` subjects) and the durables it consumes (EVENT_CONSUMERS), with their stream,
+ * consumer and parking API; the hints it sends or hears; and its own reply inboxes.
+ */
+export function permissionsOf(role: Role, namespace: string, publicKey: string): Permissions {
+  const names = busNames(namespace);
+  const events = names.stream;
+  const parked = parkedNames(names);
+  const publish = new Set<string>();
+  const subscribe = new Set<string>([`${inboxPrefixFor(publicKey)}.>`]);
+  const add = (set: Set<string>, subjects: readonly string[]) => {
+    for (const s of subjects) set.add(s);
+  };
+
+  if (role === 'operator') {
+    // events:parked: lists parked events, replays one on its original subject, removes it.
+    add(publish, [
+      `${API}.INFO`,
+      ...ensureStream(parked.stream),
+      `${API}.DIRECT.GET.${parked.stream}`,
+      `${API}.DIRECT.GET.${parked.stream}.>`,
+      `${API}.STREAM.MSG.DELETE.${parked.stream}`,
+      names.event('events.>'),
+    ]);
+    return { publish: [...publish], subscribe: [...subscribe], allowResponses: false };
+  }
+
+  add(publish, [`${API}.INFO`, ...largePayloads]);
+  for (const op of allOperations) if (op.callers.includes(role)) publish.add(names.subject(op.subject));
+
+  if (role === 'gateway') {
+    // Readiness asks every service's replicas for a PING.
+    for (const s of SERVICES) publish.add(`$SRV.PING.${names.micro(s)}`);
+    return { publish: [...publish], subscribe: [...subscribe], allowResponses: false };
+  }
+
+  for (const op of allOperations) if (op.service === role) subscribe.add(names.subject(op.subject));
+  add(subscribe, discovery(names, role));
+
+  const publishesEvents = Object.values(EVENT_SUBJECTS).some((s) => ownerOf(s) === role);
+  const consumers = Object.values(EVENT_CONSUMERS).filter((c) => c.service === role);
+  if (publishesEvents) publish.add(names.event(`events.${role}.>`));
+  if (publishesEvents || consumers.length > 0)
+    add(publish, [...ensureStream(events), `${API}.STREAM.UPDATE.${events}`]);
+  if (consumers.length > 0) add(publish, ensureStream(parked.stream));
+  for (const c of consumers)
+    add(publish, [...durableConsumer(events, names.durable(c.durable)), parked.subject(c.durable)]);
+
+  for (const b of allBroadcasts) {
+    if (ownerOf(b.subject) === role) publish.add(names.subject(b.subject));
+    if (b.listeners.includes(role)) subscribe.add(names.subject(b.subject));
+  }
+  return { publish: [...publish], subscribe: [...subscribe], allowResponses: true };
+}
+
+export interface NatsUser {
+  role: Role;
+  /** The user's public nkey (`U…`); its seed stays with the process. */
+  publicKey: string;
+}
+
+/**
+ * The `authorization` block of nats-server's configuration (included by the main file): one nkey
+ * user per credential with its role's permissions. Anything not listed is refused, and so is a
+ * connection without credentials.
+ */
+export function authorizationConfig(users: readonly NatsUser[], namespace: string): string {
+  const list = (subjects: readonly string[]) =>
+    `[\n${subjects.map((s) => `          ${JSON.stringify(s)}`).join(',\n')}\n        ]`;
+  const entries = users.map(({ role, publicKey }) => {
+    const p = permissionsOf(role, namespace, publicKey);
+    return [
+      `    # ${role}`,
+      '    {',
+      `      nkey: ${JSON.stringify(publicKey)}`,
+      '      permissions: {',
+      `        publish: { allow: ${list(p.publish)} }`,
+      `        subscribe: { allow: ${list(p.subscribe)} }`,
+      ...(p.allowResponses ? ['        allow_responses: true'] : []),
+      '      }',
+      '    }',
+    ].join('\n');
+  });
+  return [
+    `# Generated by \`npm run nats:auth\` from libs/contracts (namespace "${namespace}"): do not edit.`,
+    'authorization {',
+    '  users: [',
+    entries.join('\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,243 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { busNames, connectBus, type NatsConnection, publicKeyOf } from '@coin/bus';
+import { allOperations, EVENT_CONSUMERS, EVENT_SUBJECTS } from '@coin/contracts';
+import { startGateway } from '@coin/gateway';
+import { freePort, reachable, type Stack, startStack } from '@coin/testing';
+import { errors, nkeys } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '../deploy/src/nats-auth/permissions.ts';
+import { wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
+import { setWebhook } from './support/onboarding.ts';
+import { registerAndLogin } from './support/partners.ts';
+import { createRule, onboardUsers, reward, userLedger, waitFor } from './support/rewards.ts';
+import { starters } from './support/stack.ts';
+import { TO_USER, transfer } from './support/wallet.ts';
+import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.ts';
+
+// A nats-server of this test's own, on a free port, with the authorization `npm run nats:auth`
+// generates: every service, the gateway and the harness connect with their own nkey and may do
+// only what the contracts say. The shared server on 4222 has no authorization and is not touched.
+
+const COMMAND = fileURLToPath(new URL('../deploy/src/nats-auth/command.ts', import.meta.url));
+const run = promisify(execFile);
+const namespace = `t${randomBytes(5).toString('hex')}`;
+const names = busNames(namespace);
+const dir = await mkdtemp(join(tmpdir(), 'coin-nats-auth-'));
+let server: ChildProcess;
+let natsUrl: string;
+const seeds = new Map<Role, string>();
+let stack: Stack;
+let receiver: WebhookReceiver;
+
+async function startNatsServer(): Promise<void> {
+  await run(process.execPath, [COMMAND, 'keys', dir]);
+  await run(process.execPath, [
+    COMMAND,
+    'config',
+    dir,
+    '--namespace',
+    namespace,
+    '--out',
+    join(dir, 'auth.conf'),
+  ]);
+  for (const file of await readdir(dir))
+    if (file.endsWith('.nk'))
+      seeds.set(file.split('.')[0] as Role, (await readFile(join(dir, file), 'utf8')).trim());
+  const port = await freePort();
+  await writeFile(
+    join(dir, 'nats.conf'),
+    `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./auth.conf\n`,
+  );
+  server = spawn('/usr/sbin/nats-server', ['-c', join(dir, 'nats.conf'), '-l', join(dir, 'nats.log')], {
+    stdio: 'ignore',
+  });
+  natsUrl = `nats://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  while (!(await reachable(natsUrl, port, 200))) {
+    if (Date.now() > deadline) throw new Error('nats-server did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function seedOf(role: Role): string {
+  const seed = seeds.get(role);
+  if (!seed) throw new Error(`no seed for ${role}`);
+  return seed;
+}
+
+beforeAll(async () => {
+  await startNatsServer();
+  const services = Object.fromEntries(
+    Object.entries(starters).map(([name, start]) => [
+      name,
+      (env: NodeJS.ProcessEnv) => start({ ...env, NATS_NKEY_SEED: seedOf(name as Role) }),
+    ]),
+  );
+  // The harness waits for each service's PING as the gateway's readiness does, with its credentials.
+  stack = await startStack({
+    services,
+    gateway: (env) => startGateway({ ...env, NATS_NKEY_SEED: seedOf('gateway') }),
+    env: {
+      NATS_URL: natsUrl,
+      NATS_NAMESPACE: namespace,
+      NATS_NKEY_SEED: seedOf('gateway'),
+      AUTH_RATE_LIMIT_MAX: '1000',
+    },
+  });
+  receiver = await startWebhookReceiver();
+}, 120_000);
+
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+  server?.kill('SIGTERM');
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function connectAs(role: Role): Promise<NatsConnection> {
+  return connectBus(natsUrl, `forbidden-${role}`, namespace, seedOf(role));
+}
+
+/** The server's answer to a request on `subject`: refused, or anything else (a reply, a timeout). */
+async function outcome(nc: NatsConnection, subject: string): Promise<'refused' | 'allowed'> {
+  try {
+    await nc.request(subject, new TextEncoder().encode('{}'), { timeout: 3000 });
+    return 'allowed';
+  } catch (err) {
+    const cause = err instanceof errors.RequestError ? err.cause : err;
+    return cause instanceof errors.PermissionViolationError && cause.operation === 'publish'
+      ? 'refused'
+      : 'allowed';
+  }
+}
+
+/** Whether the server refuses a subscription to `subject` for `nc`. */
+async function subscriptionRefused(nc: NatsConnection, subject: string): Promise<boolean> {
+  const sub = nc.subscribe(subject);
+  const closed = await Promise.race([
+    sub.closed,
+    nc.flush().then(() => new Promise((r) => setTimeout(() => r('open'), 500))),
+  ]);
+  sub.unsubscribe();
+  return closed instanceof errors.PermissionViolationError;
+}
+
+describe('NATS with least-privilege credentials', () => {
+  it('runs the partner journey end to end through the gateway', async () => {
+    const api = stack.api;
+    const p = await registerAndLogin(api);
+    const secret = await setWebhook(api, p, receiver.url);
+    const users = await onboardUsers(api, p.accessToken, 3);
+    const [hook] = await receiver.waitFor(1);
+    expect(hook.json).toMatchObject({ event: 'USER_ONBOARDING', status: 'success', failed: [] });
+    expect(verifySignature(secret, hook.headers, hook.body)).toBe(true);
+
+    const ruleName = `auth ${randomUUID().slice(0, 8)}`;
+    const rule = await createRule(api, p.accessToken, {
+      name: ruleName,
+      coinValue: '5',
+      maxNumberOfParticipant: 10,
+      condition: 'bus with credentials',
+    });
+    expect(rule.status).toBe(200);
+    expect((await reward(api, p.accessToken, { userId: users[0], ruleName })).status).toBe(200);
+    const sent = await transfer(api, TO_USER, p.accessToken, { userId: users[1], coins: 7 });
+    expect(sent.status).toBe(200);
+
+    expect((await userLedger(api, p.accessToken, users[0])).length).toBe(1);
+    expect((await userLedger(api, p.accessToken, users[1])).length).toBe(1);
+    // The leaderboard's consumers pull the reward and the transfer through their own durables.
+    const points = await waitFor('the points board', async () => {
+      const board = await wholePointsBoard(api, p.accessToken);
+      return board.length > 0 ? board : undefined;
+    });
+    expect(points.map((e) => e.points)).toEqual([5]);
+    const now = new Date();
+    await waitFor('the coin board', async () => {
+      const board = await wholeCoinBoard(api, p.accessToken, now.getUTCFullYear(), now.getUTCMonth() + 1);
+      return board.some((e) => e.userId === users[1]) ? board : undefined;
+    });
+    const ready = await fetch(`${stack.url}/ready`);
+    expect(ready.status).toBe(200);
+    // Nothing any process did on the way (large payloads, parking, consumer state) was refused.
+    const log = await readFile(join(dir, 'nats.log'), 'utf8');
+    expect(log.split('\n').filter((line) => /Violation/i.test(line))).toEqual([]);
+  }, 120_000);
+
+  it('refuses a connection without credentials or with a key the server does not know', async () => {
+    await expect(connectBus(natsUrl, 'anonymous', namespace)).rejects.toThrow(/Authorization/i);
+    const stranger = new TextDecoder().decode(nkeys.createUser().getSeed());
+    await expect(connectBus(natsUrl, 'stranger', namespace, stranger)).rejects.toThrow(/Authorization/i);
+  });
+
+  it('refuses every operation to every process the contract does not name as its caller', async () => {
+    const refused: string[] = [];
+    const allowed: string[] = [];
+    for (const role of ROLES) {
+      const nc = await connectAs(role);
+      try {
+        const forbidden = allOperations.filter((op) => !op.callers.includes(role as never));
+        const outcomes = await Promise.all(forbidden.map((op) => outcome(nc, names.subject(op.subject))));
+        for (const [i, op] of forbidden.entries())
+          (outcomes[i] === 'refused' ? refused : allowed).push(`${role} → ${op.subject}`);
+      } finally {
+        await nc.close();
+      }
+    }
+    console.log(
+      `refused ${refused.length} forbidden calls, e.g. ${refused.filter((r) => /transferToUser|getPartner\b/.test(r)).join('; ')}`,
+    );
+    expect(allowed).toEqual([]);
+    expect(refused.length).toBeGreaterThan(100);
+    // The partner's webhook secret: only webhooks asks for it; the wallet (which once did) no longer may.
+    expect(refused).toContain('wallet → svc.identity.v1.getPartner');
+    expect(refused).toContain('gateway → svc.identity.v1.getPartner');
+    // Minting coins: the gateway (for a partner) and rules (for a reward) only.
+    for (const role of ['identity', 'onboarding', 'leaderboard', 'webhooks', 'wallet', 'operator'])
+      expect(refused).toContain(`${role} → svc.wallet.v1.transferToUser`);
+  }, 60_000);
+
+  it('lets a named caller through: webhooks reads a partner, rules pays a reward', async () => {
+    const webhooks = await connectAs('webhooks');
+    const rules = await connectAs('rules');
+    try {
+      expect(await outcome(webhooks, names.subject('svc.identity.v1.getPartner'))).toBe('allowed');
+      expect(await outcome(rules, names.subject('svc.wallet.v1.transferToUser'))).toBe('allowed');
+    } finally {
+      await webhooks.close();
+      await rules.close();
+    }
+  });
+
+  it("lets only a service answer its subjects, and no one read another's replies or forge its events", async () => {
+    const wallet = await connectAs('wallet');
+    const webhooks = await connectAs('webhooks');
+    try {
+      // Another service listening on identity's subjects would receive the secret requests.
+      expect(await subscriptionRefused(wallet, names.subject('svc.identity.v1.getPartner'))).toBe(true);
+      expect(await subscriptionRefused(webhooks, names.subject('svc.wallet.v1.transferToUser'))).toBe(true);
+      // Replies travel to each credential's own inbox: no one may listen on another's or on all.
+      const webhooksInbox = `_INBOX_${publicKeyOf(seedOf('webhooks'))}.>`;
+      expect(await subscriptionRefused(wallet, webhooksInbox)).toBe(true);
+      expect(await subscriptionRefused(wallet, '_INBOX.>')).toBe(true);
+      expect(await subscriptionRefused(wallet, '>')).toBe(true);
+      // Events: a service publishes only its own facts, and pulls only from its own durables.
+      expect(await outcome(webhooks, names.event(EVENT_SUBJECTS.transferCompleted))).toBe('refused');
+      expect(await outcome(wallet, names.event(EVENT_SUBJECTS.onboardingProcessed))).toBe('refused');
+      const leaderboardDurable = names.durable(EVENT_CONSUMERS.leaderboardTransfers.durable);
+      expect(await outcome(webhooks, `$JS.API.CONSUMER.MSG.NEXT.${names.stream}.${leaderboardDurable}`)).toBe(
+        'refused',
+      );
+      expect(await outcome(wallet, `$JS.API.STREAM.DELETE.${names.stream}`)).toBe('refused');
+    } finally {
+      await wallet.close();
+      await webhooks.close();
+    }
+  });
+});
