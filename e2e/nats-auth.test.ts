@@ -8,7 +8,15 @@ import { promisify } from 'node:util';
 import { busNames, connectBus, type NatsConnection, publicKeyOf } from '@coin/bus';
 import { allOperations, EVENT_CONSUMERS, EVENT_SUBJECTS } from '@coin/contracts';
 import { startGateway } from '@coin/gateway';
-import { freePort, reachable, type Stack, startStack } from '@coin/testing';
+import {
+  freePort,
+  reachable,
+  type Stack,
+  startStack,
+  startWebhookReceiver,
+  verifySignature,
+  type WebhookReceiver,
+} from '@coin/testing';
 import { errors, nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../deploy/src/nats-auth/permissions.ts';
@@ -18,7 +26,6 @@ import { registerAndLogin } from './support/partners.ts';
 import { createRule, onboardUsers, reward, userLedger, waitFor } from './support/rewards.ts';
 import { starters } from './support/stack.ts';
 import { TO_USER, transfer } from './support/wallet.ts';
-import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 // A nats-server of this test's own, on a free port, with the authorization `npm run nats:auth`
 // generates: every service, the gateway and the harness connect with their own nkey and may do
