@@ -64,9 +64,9 @@ function ownerOf(subject: string): string {
 
 /**
  * What one role may do, derived from the contracts: the operations it serves (its own subjects,
- * answered only by it) and those whose `callers` name it; the events it publishes (its own
- * `events.<service>.` subjects) and the durables it consumes (EVENT_CONSUMERS), with their stream,
- * consumer and parking API; the hints it sends or hears; and its own reply inboxes.
+ * answered only by it) and those whose `callers` name it; the events stream, which every service
+ * ensures at start; the events it publishes (its own `events.<service>.` subjects) and the durables
+ * it consumes (EVENT_CONSUMERS), with their consumer and parking API; the hints it sends or hears; and its own reply inboxes.
  */
 export function permissionsOf(role: Role, namespace: string, publicKey: string): Permissions {
   const names = busNames(namespace);
@@ -106,8 +106,8 @@ export function permissionsOf(role: Role, namespace: string, publicKey: string):
   const publishesEvents = Object.values(EVENT_SUBJECTS).some((s) => ownerOf(s) === role);
   const consumers = Object.values(EVENT_CONSUMERS).filter((c) => c.service === role);
   if (publishesEvents) publish.add(names.event(`events.${role}.>`));
-  if (publishesEvents || consumers.length > 0)
-    add(publish, [...ensureStream(events), `${API}.STREAM.UPDATE.${events}`]);
+  // Every service ensures the events stream at start (libs/startup), at the configured replicas.
+  add(publish, [...ensureStream(events), `${API}.STREAM.UPDATE.${events}`]);
   if (consumers.length > 0) add(publish, ensureStream(parked.stream));
   for (const c of consumers)
     add(publish, [...durableConsumer(events, names.durable(c.durable)), parked.subject(c.durable)]);
