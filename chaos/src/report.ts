@@ -25,6 +25,7 @@ export function formatTable(runs: RunResult[]): string {
     'unanswered',
     '5xx seen',
     'no answer',
+    'exits by itself',
     'checks',
   ];
   const rows = runs.map((r, i) => {
@@ -41,6 +42,7 @@ export function formatTable(runs: RunResult[]): string {
       String(r.requests.unanswered),
       String(r.requests.serverErrors),
       String(r.requests.noAnswer),
+      String(r.unexpectedExits.length),
       failed.length
         ? `${failed.length} FAILED: ${failed.map((c) => c.name).join('; ')}`
         : `${r.checks.length} passed`,
