@@ -77,7 +77,7 @@ export class Cluster {
   async start(): Promise<void> {
     for (let index = 0; index < REPLICAS; index++) {
       const wave = SERVICES.map((service) => this.add({ id: `${service}#${index}`, service, state: 'down' }));
-      await Promise.all(wave.map((r) => this.spawn(r)));
+      await Promise.all(wave.map((r) => this.firstStart(r)));
     }
     for (let index = 0; index < GATEWAYS; index++) {
       const r = this.add({
@@ -86,7 +86,7 @@ export class Cluster {
         state: 'down',
         port: await freePort(),
       });
-      await this.spawn(r);
+      await this.firstStart(r);
     }
   }
 
@@ -167,6 +167,20 @@ export class Cluster {
     r.state = 'down';
     const restart = this.restart(r).finally(() => this.restarting.delete(restart));
     this.restarting.add(restart);
+  }
+
+  /**
+   * A process may fail to start for a reason of the moment (a port another process took since it
+   * was found free): three attempts before the run gives up.
+   */
+  private async firstStart(r: Replica): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.spawn(r);
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
   }
 
   private async restart(r: Replica): Promise<void> {

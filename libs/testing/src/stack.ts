@@ -167,8 +167,26 @@ export async function spawnService(
   };
 }
 
-/** A TCP port nothing listens on right now, on loopback. */
-export function freePort(): Promise<number> {
+/** Ports this process handed out. */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port nothing listens on right now, on loopback, and never the same one twice in this
+ * process: the kernel may give a port just closed to the next caller, so two processes started side
+ * by side could be told the same port (chaos seed 1007: one replica's METRICS_PORT answered /ready
+ * for its twin, which had failed on EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unusedPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -36,4 +36,10 @@ describe('spawnService', () => {
     started = await spawnService('identity', env, 60_000);
     await expect(stuck).rejects.toThrow('identity was not ready within 20000 ms');
   }, 90_000);
+
+  it('freePort never hands out the same port twice, though the kernel reuses a port just closed', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 2000; i++) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(ports.length);
+  });
 });
