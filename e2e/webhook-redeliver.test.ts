@@ -74,9 +74,15 @@ describe('redelivering a pending delivery', () => {
   it('adds nothing while an attempt is under way: that attempt is the answer', async () => {
     const slow = await startWebhookReceiver();
     try {
-      // The first call is held long enough for the partner to ask for a redelivery meanwhile.
-      slow.respondWith(() => 500);
-      slow.delayWith((n) => (n === 0 ? 5_000 : 0));
+      // The first call is answered only once the partner has asked for a redelivery meanwhile.
+      let release = () => {};
+      const asked = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      slow.respondWith(async (n) => {
+        if (n === 0) await asked;
+        return 500;
+      });
       const p = await registerAndLogin(stack.api);
       const sdk = partnerClient(stack.api, p);
       await setWebhook(stack.api, p, slow.url);
@@ -85,6 +91,7 @@ describe('redelivering a pending delivery', () => {
       const [inFlight] = (await sdk.listDeliveries({})).data;
       expect(inFlight.attemptLog).toMatchObject([{ finishedAt: null }]);
       expect(await sdk.retryDelivery({ id: inFlight.id })).toMatchObject({ status: 'pending', attempts: 1 });
+      release();
       const settled = await eventually(async () => {
         const [d] = (await sdk.listDeliveries({})).data;
         return d.attemptLog[0].finishedAt ? d : undefined;

@@ -11,8 +11,8 @@ export interface ReceivedWebhook {
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
-  /** The status the receiver answers for the n-th request (0-based); 200 by default. */
-  respondWith(fn: (n: number) => number): void;
+  /** The status the receiver answers for the n-th request (0-based); 200 by default. A promise holds the answer until it settles. */
+  respondWith(fn: (n: number) => number | Promise<number>): void;
   /** How long the receiver waits before it answers the n-th request; 0 by default. */
   delayWith(fn: (n: number) => number): void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
@@ -22,7 +22,7 @@ export interface WebhookReceiver {
 /** A local partner endpoint that records every call it gets. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  let statusFor: (n: number) => number = () => 200;
+  let statusFor: (n: number) => number | Promise<number> = () => 200;
   let delayFor: (n: number) => number = () => 0;
   let calls = 0;
   const server: Server = createServer((req, res) => {
@@ -38,8 +38,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }
       const n = calls++;
       received.push({ headers: req.headers, body, json, at: Date.now() });
-      setTimeout(() => {
-        if (!res.destroyed) res.writeHead(statusFor(n)).end();
+      setTimeout(async () => {
+        const status = await statusFor(n);
+        if (!res.destroyed) res.writeHead(status).end();
       }, delayFor(n));
     });
   });
