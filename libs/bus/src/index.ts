@@ -13,3 +13,4 @@ export {
   type ServeOptions,
   serveOperations,
 } from './serve.ts';
+export { SerializedJson } from './wire.ts';

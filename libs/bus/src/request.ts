@@ -6,7 +6,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { requestDuration, requestFailures } from './metrics.ts';
 import { namesOf } from './namespace.ts';
-import { decodeJson, encodeJson, REQUEST_ID_HEADER, replyError } from './wire.ts';
+import { decodeJson, encodeRequest, REQUEST_ID_HEADER, replyError } from './wire.ts';
 
 export interface CallOptions {
   timeoutMs: number;
@@ -61,7 +61,7 @@ export async function callOperation<O extends Operation>(
         const h = headers();
         if (options.requestId) h.set(REQUEST_ID_HEADER, options.requestId);
         injectTraceContext(h);
-        let payload = encodeJson(request);
+        let payload = encodeRequest(request);
         if (needsOffload(nc, payload)) {
           h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
           payload = new Uint8Array(0);

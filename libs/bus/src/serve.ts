@@ -1,4 +1,13 @@
-import { guid, type Operation, parseRequestParts, type RequestOf, type ResponseOf } from '@coin/contracts';
+import {
+  guid,
+  LARGE_REQUEST_BYTES,
+  type Operation,
+  type PartsResult,
+  parseRequestParts,
+  type RequestOf,
+  type ResponseOf,
+  validateLargeRequest,
+} from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
@@ -62,12 +71,9 @@ function partnerOf(op: Operation, value: unknown): string | undefined {
   return parsed.data;
 }
 
-/** Validates at the service's own edge too: the bus is a public surface for other services. */
-function validate(op: Operation, raw: unknown): RequestOf<Operation> {
-  if (typeof raw !== 'object' || raw === null) throw AppError.badRequest('request must be a JSON object');
-  const r = raw as Record<string, unknown>;
+/** The handler's request from the envelope's own fields and its validated parts. */
+function requestOf(op: Operation, r: Record<string, unknown>, parts: PartsResult): RequestOf<Operation> {
   const partnerId = partnerOf(op, r.partnerId);
-  const parts = parseRequestParts(op, { body: r.body, query: r.query, params: r.params });
   if (!parts.ok) throw AppError.badRequest(parts.error);
   return {
     partnerId,
@@ -77,6 +83,23 @@ function validate(op: Operation, raw: unknown): RequestOf<Operation> {
     query: parts.query,
     params: parts.params,
   } as RequestOf<Operation>;
+}
+
+/**
+ * Validates at the service's own edge too: the bus is a public surface for other services. A large
+ * request is parsed and validated on a worker thread, so that it stalls none of the service's others.
+ */
+async function validate(op: Operation, data: Uint8Array): Promise<RequestOf<Operation>> {
+  if (data.length > LARGE_REQUEST_BYTES) {
+    const result = await validateLargeRequest(op, { json: data, shape: 'envelope' });
+    if (!result.envelope)
+      throw AppError.badRequest(result.ok ? 'request must be a JSON object' : result.error);
+    return requestOf(op, result.envelope, result);
+  }
+  const raw = decodeJson(data);
+  if (typeof raw !== 'object' || raw === null) throw AppError.badRequest('request must be a JSON object');
+  const r = raw as Record<string, unknown>;
+  return requestOf(op, r, parseRequestParts(op, { body: r.body, query: r.query, params: r.params }));
 }
 
 /**
@@ -116,7 +139,7 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
           try {
             const ref = msg.headers?.get(PAYLOAD_REF_HEADER);
             const data = ref ? await takeOffloaded(nc, ref) : msg.data;
-            const request = validate(bound.op, decodeJson(data));
+            const request = await validate(bound.op, data);
             const result = await around(() => bound.run(request, { requestId, log }));
             payload = encodeJson(result);
             if (needsOffload(nc, payload)) {

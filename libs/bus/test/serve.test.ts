@@ -100,6 +100,14 @@ describe('bus request-reply', () => {
     });
   });
 
+  it('validates a large request at the service edge too, naming the field', async () => {
+    const body = { text: 7, padding: 'x'.repeat(2 * 1024 * 1024) } as unknown as { text: string };
+    await expect(callOperation(nc, echo, { body }, { timeoutMs: 5000 })).rejects.toMatchObject({
+      status: 400,
+      details: { error: 'text must be a string' },
+    });
+  });
+
   it('refuses an operation that needs a partner without one, and hands it over lower-cased', async () => {
     const anonymous = { body: {} } as unknown as { partnerId: string; body: Record<string, never> };
     await expect(callOperation(nc, whoAmI, anonymous, { timeoutMs: 2000 })).rejects.toMatchObject({

@@ -27,6 +27,12 @@ export {
   parseRequestParts,
   type RequestParts,
 } from './validation.ts';
+export {
+  LARGE_REQUEST_BYTES,
+  type LargeRequestResult,
+  type LargeRequestTask,
+  validateLargeRequest,
+} from './validation-pool.ts';
 export * as wallet from './wallet.ts';
 export * as webhooks from './webhooks.ts';
 

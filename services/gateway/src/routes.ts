@@ -1,9 +1,16 @@
-import { callOperation, type NatsConnection } from '@coin/bus';
-import { INTERNAL_IDEMPOTENCY_PREFIX, type Operation, parseRequestParts } from '@coin/contracts';
+import { callOperation, type NatsConnection, SerializedJson } from '@coin/bus';
+import {
+  INTERNAL_IDEMPOTENCY_PREFIX,
+  type Operation,
+  type PartsResult,
+  parseRequestParts,
+  validateLargeRequest,
+} from '@coin/contracts';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance } from 'fastify';
 import type { createAuthenticator } from './authenticate.ts';
 import type { GatewayConfig } from './config.ts';
+import { LARGE_BODY_ROUTE, UnparsedJson } from './large-body.ts';
 
 interface RouteDeps {
   nc: NatsConnection;
@@ -22,6 +29,29 @@ function idempotencyKey(op: Operation, header: string | string[] | undefined): s
   return key;
 }
 
+/**
+ * A large body is parsed and validated on a worker thread, so that it stalls no other request; it
+ * comes back as JSON text and is forwarded as such.
+ */
+async function validateParts(
+  op: Operation,
+  body: unknown,
+  query: unknown,
+  params: unknown,
+): Promise<PartsResult> {
+  if (!(body instanceof UnparsedJson)) return parseRequestParts(op, { body, query, params });
+  const parts = await validateLargeRequest(op, {
+    json: body.text,
+    shape: 'body',
+    serializeBody: true,
+    query,
+    params,
+  });
+  return parts.ok && parts.bodyJson !== undefined
+    ? { ...parts, body: new SerializedJson(parts.bodyJson) }
+    : parts;
+}
+
 function locationOf(template: string, data: Record<string, unknown>): string {
   return template.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(String(data[key])));
 }
@@ -38,18 +68,17 @@ export function registerOperationRoutes(
     app.route({
       method: [http.method, ...(http.alsoMethods ?? [])],
       url: http.path,
-      config: http.rateLimit === 'auth' ? { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } : {},
+      config: {
+        ...LARGE_BODY_ROUTE,
+        ...(http.rateLimit === 'auth' ? { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } : {}),
+      },
       handler: async (request, reply) => {
         const requestId = String(request.id);
         const caller =
           http.auth === 'partner'
             ? await deps.authenticate(request.headers.authorization, requestId)
             : undefined;
-        const parts = parseRequestParts(op, {
-          body: request.body,
-          query: request.query,
-          params: request.params,
-        });
+        const parts = await validateParts(op, request.body, request.query, request.params);
         if (!parts.ok) throw AppError.badRequest(parts.error);
         const { body, query, params } = parts;
         const data = await callOperation(

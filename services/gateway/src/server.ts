@@ -17,6 +17,7 @@ import { registerDashboardSession } from './dashboard/session.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
 import { readinessCheck, registerHealthRoutes } from './health.ts';
 import { registerJwksRoute } from './jwks-route.ts';
+import { leaveUnparsed, UnparsedJson } from './large-body.ts';
 import { registerMetricsRoute, registerObservability } from './observability.ts';
 import { openApiDocument } from './openapi/document.ts';
 import { registerOperationRoutes } from './routes.ts';
@@ -63,6 +64,7 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') done(null, undefined);
+    else if (leaveUnparsed(request, body as string)) done(null, new UnparsedJson(body as string));
     else parseJson(request, body as string, done);
   });
   app.addHook('onRequest', async (request, reply) => {
