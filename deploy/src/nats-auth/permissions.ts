@@ -79,9 +79,11 @@ export function permissionsOf(role: Role, namespace: string, publicKey: string):
   };
 
   if (role === 'operator') {
-    // events:parked: lists parked events, replays one on its original subject, removes it.
+    // events:parked: lists parked events, replays one on its original subject, removes it; reads the
+    // events stream's replicas to create the parked stream alike.
     add(publish, [
       `${API}.INFO`,
+      `${API}.STREAM.INFO.${events}`,
       ...ensureStream(parked.stream),
       `${API}.DIRECT.GET.${parked.stream}`,
       `${API}.DIRECT.GET.${parked.stream}.>`,

@@ -8,7 +8,7 @@ import {
   StorageType,
 } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
-import { streamReplicas } from './stream.ts';
+import { companionReplicas } from './stream.ts';
 
 /**
  * Parked events live in a JetStream stream of their own, not in a consumer's database: a consumer
@@ -70,7 +70,7 @@ export function ensureParkedStream(nc: NatsConnection): Promise<JetStreamManager
         retention: RetentionPolicy.Limits,
         storage: StorageType.File,
         allow_direct: true,
-        num_replicas: streamReplicas(nc),
+        num_replicas: await companionReplicas(nc, jsm),
         // A namespaced stream belongs to a test stack or a short-lived environment.
         max_age: namesOf(nc).namespace ? 3600 * 1e9 : 0,
       };

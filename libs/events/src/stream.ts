@@ -8,9 +8,15 @@ const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
 /** The replica count a process configured for its streams (EVENTS_STREAM_REPLICAS), per connection. */
 const replicasOf = new WeakMap<NatsConnection, number>();
 
-/** Replicas for a stream this connection creates: the configured count, else 1 (a single server). */
-export function streamReplicas(nc: NatsConnection): number {
-  return replicasOf.get(nc) ?? 1;
+/**
+ * Replicas for a companion stream (parked events): the configured count, or for a process that
+ * configures none (an operator's command) the events stream's own, so it is kept as safely.
+ */
+export async function companionReplicas(nc: NatsConnection, jsm: JetStreamManager): Promise<number> {
+  const configured = replicasOf.get(nc);
+  if (configured !== undefined) return configured;
+  const events = await jsm.streams.info(namesOf(nc).stream).catch(() => undefined);
+  return events?.config.num_replicas ?? 1;
 }
 
 /**
@@ -49,7 +55,8 @@ export async function ensureEventsStream(
     return jsm;
   }
   try {
-    await jsm.streams.add({ ...config, num_replicas: streamReplicas(nc) });
+    // Unconfigured: 1, what a single server holds.
+    await jsm.streams.add({ ...config, num_replicas: replicasOf.get(nc) ?? 1 });
   } catch (err) {
     // Another process created it between our look-up and our add.
     await jsm.streams.info(name).catch(() => {
