@@ -31,7 +31,8 @@ afterAll(async () => {
 
 /**
  * From the wallet's ledger, per user: the sum of the CR entries in the UTC month `ym` (YYYY-MM), and
- * the sum of the rule rewards (CR entries narrated `reward: <rule>`), the points they earn.
+ * the sum of the rule rewards (CR entries narrated `reward: <rule>`), the points they earn. Reversed
+ * entries (`refunded`) count on no board, and neither do reversals (a reversed debit is no earning).
  */
 async function fromLedger(users: readonly string[], ym: string) {
   const coins = new Map<string, string>();
@@ -43,7 +44,7 @@ async function fromLedger(users: readonly string[], ym: string) {
       userId,
       limit: 100,
     })) {
-      if (e.debitOrCredit !== 'CR') continue;
+      if (e.debitOrCredit !== 'CR' || e.refunded || e.transactionType === 'reversal') continue;
       if (e.createdAt.startsWith(ym)) credits.push(e.coins.toFixed(2));
       if (e.narration.startsWith('reward: ')) rewards.push(e.coins.toFixed(2));
     }
@@ -73,19 +74,25 @@ describe('reconciliation with the wallet ledger and rule rewards (through the ga
       };
     const random = seededRandom('leaderboard reconciliation workload');
     const work: Promise<unknown>[] = [];
+    // A quarter of the entries are reversed once they exist: a reversed credit or reward leaves its
+    // boards, a reversed debit changes none (422: the user already spent a credit's coins).
+    const reverseSome = (res: { coinsLedger: { id: string } } | undefined) =>
+      res && random.below(4) === 0
+        ? sdk.reverseTransfer({ ledgerEntryId: res.coinsLedger.id }).catch(refusedWith(422))
+        : undefined;
     for (let i = 0; i < 80; i++) {
       const userId = random.pick(users);
       const kind = random.below(10);
       if (kind < 6) {
         const coins = (1 + random.below(50_000)) / 100;
-        work.push(sdk.transferToUser({ userId, coins }));
+        work.push(sdk.transferToUser({ userId, coins }).then(reverseSome));
       } else if (kind < 8) {
         // A debit: counts on no board (refused when the wallet is short, which is fine here).
-        work.push(sdk.transferFromUser({ userId, coins: 1 }).catch(refusedWith(422)));
+        work.push(sdk.transferFromUser({ userId, coins: 1 }).then(reverseSome, refusedWith(422)));
       } else {
         const rule = random.pick(rules);
         // 409: the same user and rule asked at the same moment; the other call pays.
-        work.push(sdk.rewardUser({ userId, ruleName: rule.name }).catch(refusedWith(409)));
+        work.push(sdk.rewardUser({ userId, ruleName: rule.name }).then(reverseSome, refusedWith(409)));
       }
     }
     await Promise.all(work);

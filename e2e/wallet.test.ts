@@ -37,6 +37,7 @@ const ENTRY_KEYS = [
   'refunded',
   'createdAt',
   'updatedAt',
+  'balanceAfter',
 ].sort();
 const TRANSFER_KEYS = [...ENTRY_KEYS, 'reversed', 'status', 'token'].sort();
 const PARTY_KEYS = ['id', 'fullname_businessName', 'email', 'tag', 'userId'].sort();
@@ -253,7 +254,7 @@ describe('history and balance', () => {
     expect(first.body.message).toBe('transaction history returned');
     const page1 = first.body.data;
     expect(Object.keys(page1).sort()).toEqual(
-      ['data', 'count', 'currentpage', 'nextpage', 'prevpage', 'lastpage'].sort(),
+      ['data', 'count', 'currentpage', 'nextpage', 'prevpage', 'lastpage', 'nextCursor'].sort(),
     );
     expect(page1).toMatchObject({ count: 6, currentpage: 1, nextpage: 2, prevpage: null, lastpage: 2 });
     expect(page1.data.map((e: any) => [e.debitOrCredit, e.coins])).toEqual([
@@ -268,7 +269,13 @@ describe('history and balance', () => {
       token: partner.accessToken,
       query: { userId, page: 2, limit: 4 },
     });
-    expect(second.body.data).toMatchObject({ count: 6, currentpage: 2, nextpage: null, prevpage: 1 });
+    expect(second.body.data).toMatchObject({
+      count: 6,
+      currentpage: 2,
+      nextpage: null,
+      prevpage: 1,
+      nextCursor: null,
+    });
     expect(second.body.data.data.map((e: any) => e.coins)).toEqual([2, 1]);
 
     const balance = await stack.api.get(BALANCE, { token: partner.accessToken, query: { userId } });
@@ -285,6 +292,7 @@ describe('history and balance', () => {
       nextpage: null,
       prevpage: null,
       lastpage: 1,
+      nextCursor: null,
     });
     const balance = await stack.api.get(BALANCE, { token: partner.accessToken, query: { userId } });
     expect(balance.body.data).toEqual({ userId, coins: 0 });

@@ -6,7 +6,8 @@ import { type CheckResult, cents, check, differences } from './check.ts';
 
 /**
  * The coin board of the month equals the month's credits in the ledger, user by user: as served
- * (from the Redis index) and as the leaderboard service keeps it in Postgres.
+ * (from the Redis index) and as the leaderboard service keeps it in Postgres. A reversed credit
+ * counts on no board, and a reversal (even of a debit, which is a CR entry) is no earning.
  */
 export async function boardChecks(
   books: Books,
@@ -20,6 +21,8 @@ export async function boardChecks(
     'wallet',
     `SELECT partner_id, user_id, sum(coins)::text AS total FROM ledger_entries
       WHERE debit_or_credit = 'CR' AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+        AND transaction_type <> 'reversal'
+        AND NOT EXISTS (SELECT 1 FROM ledger_reversals r WHERE r.original_id = ledger_entries.id)
       GROUP BY partner_id, user_id`,
   );
   const stored = await books.query<{ partner_id: string; user_id: string; amount: string }>(

@@ -14,3 +14,6 @@ export const API_KEY_PREFIX = 'ck_live_';
  * claim or replay a payment that a service makes on its behalf.
  */
 export const INTERNAL_IDEMPOTENCY_PREFIX = 'internal:';
+
+/** A rule reward's wallet payment: the wallet marks such entries, whose reversal also takes points back. */
+export const RULE_REWARD_IDEMPOTENCY_PREFIX = `${INTERNAL_IDEMPOTENCY_PREFIX}rule-reward:`;

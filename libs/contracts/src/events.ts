@@ -14,6 +14,8 @@ export const EVENT_SUBJECTS = {
   usersOnboarded: 'events.onboarding.usersOnboarded',
   /** Every completed transfer (ledger entry). */
   transferCompleted: 'events.wallet.transferCompleted',
+  /** Every reversal (the correcting ledger entry); a reversal is not also a transferCompleted. */
+  transferReversed: 'events.wallet.transferReversed',
   /** Every reward paid by rule. */
   ruleRewarded: 'events.rules.rewarded',
 } as const;
@@ -61,6 +63,28 @@ export const transferCompletedEvent = z.object({
   createdAt: isoTimestamp,
 });
 export type TransferCompletedEvent = z.infer<typeof transferCompletedEvent>;
+
+/**
+ * A reversal: the correcting entry (`ledgerEntryId`, parties swapped) of the original
+ * (`reversedEntryId`). Consumers undo what the original did: a reversed credit (`debitOrCredit` DE
+ * here) leaves the coin leaderboard of the original's month (`reversedCreatedAt`) and, when it paid
+ * a rule reward, the points leaderboard.
+ */
+export const transferReversedEvent = z.object({
+  eventId: guid,
+  partnerId: guid,
+  ledgerEntryId: guid,
+  userId: guid,
+  /** The correcting entry, from the user's side: DE when a credit is reversed, CR for a debit. */
+  debitOrCredit: z.enum(['CR', 'DE']),
+  coins: decimalText,
+  createdAt: isoTimestamp,
+  reversedEntryId: guid,
+  reversedTransactionType: z.enum(['partner_user_transfer', 'user_partner_transfer']),
+  reversedRuleReward: z.boolean(),
+  reversedCreatedAt: isoTimestamp,
+});
+export type TransferReversedEvent = z.infer<typeof transferReversedEvent>;
 
 export const ruleRewardedEvent = z.object({
   eventId: guid,

@@ -48,9 +48,12 @@ export const ledgerEntrySchema = z.object({
   giftCardLedger: z.object({}),
   laas: z.boolean(),
   charge: z.number(),
+  /** The entry has been reversed (a `reversal` entry corrects it). */
   refunded: z.boolean(),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
+  /** The user's wallet balance right after this entry. */
+  balanceAfter: z.number(),
 });
 
 /** The ledger entry as a transfer returns it. */
@@ -102,7 +105,16 @@ export const transferFromUser = defineOperation({
   schemas: { body: transferBody, response: transferResponse },
 });
 
-/** A user's ledger entries, newest first. Unknown user for this partner → 404. */
+/** A history cursor: opaque to partners (the position of the last entry of a page). */
+export const historyCursor = z
+  .string()
+  .regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a nextCursor returned by this endpoint' });
+
+/**
+ * A user's ledger entries, newest first. Unknown user for this partner → 404. With `cursor` (the
+ * previous page's `nextCursor`) the page starts after that entry, whatever arrived meanwhile, and
+ * `page` is ignored; `nextCursor` is null on the last page.
+ */
 export const getUserTransactions = defineOperation({
   service: 'wallet',
   name: 'getUserTransactions',
@@ -114,8 +126,12 @@ export const getUserTransactions = defineOperation({
     summary: "A user's coin ledger entries, newest first, paginated",
   },
   schemas: {
-    query: z.object({ userId: guid, ...pageQuery }),
-    response: z.object({ data: z.array(ledgerEntrySchema), ...paginationBlock }),
+    query: z.object({ userId: guid, ...pageQuery, cursor: historyCursor.optional() }),
+    response: z.object({
+      data: z.array(ledgerEntrySchema),
+      ...paginationBlock,
+      nextCursor: z.string().nullable(),
+    }),
   },
 });
 
@@ -136,6 +152,80 @@ export const getBalance = defineOperation({
   },
 });
 
+/**
+ * Corrects a ledger entry with a new one: parties swapped, same coins, `transactionType: 'reversal'`.
+ * At most once per entry; a reversal cannot itself be reversed.
+ */
+export const reverseTransfer = defineOperation({
+  service: 'wallet',
+  name: 'reverseTransfer',
+  http: {
+    method: 'POST',
+    path: '/api/v1/laas/coins/reverse',
+    auth: 'partner',
+    idempotent: true,
+    message: 'coin transfer reversed',
+    summary: 'Reverse a transfer or reward with a correcting ledger entry',
+  },
+  schemas: {
+    body: z.strictObject({
+      ledgerEntryId: guid,
+      /** Why; kept with the reversal and named in its narration. */
+      reason: text({ max: 500 }).optional(),
+    }),
+    response: z.object({
+      isExisting: z.boolean(),
+      coinsLedger: transferLedgerEntrySchema,
+      reversedEntry: transferLedgerEntrySchema,
+    }),
+  },
+});
+
+/** Coins as the treasury counts them, net of reversals; `issuanceLimit` null when unlimited. */
+const treasuryResponse = z.object({
+  issued: z.number(),
+  redeemed: z.number(),
+  outstanding: z.number(),
+  issuanceLimit: z.number().nullable(),
+});
+
+export const getTreasury = defineOperation({
+  service: 'wallet',
+  name: 'getTreasury',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/coins/treasury',
+    auth: 'partner',
+    message: 'treasury returned',
+    summary: 'Coins issued, redeemed and outstanding, and the issuance limit',
+  },
+  schemas: { response: treasuryResponse },
+});
+
+export const setTreasury = defineOperation({
+  service: 'wallet',
+  name: 'setTreasury',
+  http: {
+    method: 'PUT',
+    path: '/api/v1/laas/coins/treasury',
+    auth: 'partner',
+    message: 'treasury updated',
+    summary: 'Set or clear the issuance limit',
+  },
+  schemas: {
+    body: z.strictObject({
+      /** The most coins your users may hold in all; null removes the limit. */
+      issuanceLimit: z
+        .number()
+        .min(0)
+        .max(1e15)
+        .refine((n) => TWO_DECIMALS.test(String(n)), { error: 'must have at most 2 decimal places' })
+        .nullable(),
+    }),
+    response: treasuryResponse,
+  },
+});
+
 /** The wallet service's operations (HTTP routes and internal NATS subjects). */
 export const walletOperations: readonly Operation[] = [
   coinSummary,
@@ -143,6 +233,9 @@ export const walletOperations: readonly Operation[] = [
   transferFromUser,
   getUserTransactions,
   getBalance,
+  reverseTransfer,
+  getTreasury,
+  setTreasury,
 ];
 
 export { coinSummary } from './coin-summary.ts';

@@ -170,21 +170,36 @@ export function createClient(options: ClientOptions) {
     return { requestId } as OutputOf<(typeof partnerOperations)[K]>;
   }
 
-  /** Every item of a paginated list, fetching the next page as the loop reaches it. */
+  /**
+   * Every item of a paginated list, fetching the next page as the loop reaches it. A list that
+   * answers `nextCursor` (history) is walked by cursor, which stays exact while new items arrive.
+   */
   async function* iterate<K extends PagedName>(
     name: K,
     input?: InputOf<(typeof partnerOperations)[K]>,
     opts: CallOptions = {},
   ): AsyncGenerator<ItemOf<K>> {
-    let page = (input as { page?: number } | undefined)?.page ?? 1;
+    let next: { page?: number; cursor?: string } = {
+      page: (input as { page?: number } | undefined)?.page ?? 1,
+    };
     for (;;) {
-      const res = (await call(name, { ...input, page } as InputOf<(typeof partnerOperations)[K]>, opts)) as {
+      const res = (await call(
+        name,
+        { ...input, ...next } as InputOf<(typeof partnerOperations)[K]>,
+        opts,
+      )) as {
         data: ItemOf<K>[];
         nextpage: number | null;
+        nextCursor?: string | null;
       };
       yield* res.data;
-      if (res.nextpage === null) return;
-      page = res.nextpage;
+      if (res.nextCursor !== undefined) {
+        if (res.nextCursor === null) return;
+        next = { cursor: res.nextCursor };
+      } else {
+        if (res.nextpage === null) return;
+        next = { page: res.nextpage };
+      }
     }
   }
 

@@ -29,7 +29,8 @@ function keys(ref: BoardRef) {
 }
 
 /**
- * Writes a standing when the board is ready (1), unless what is there is newer. While a rebuild holds
+ * Writes a standing when the board is ready (1), unless what is there is newer; a standing at 0 or
+ * below leaves the board. While a rebuild holds
  * the lock, the user is also noted in `pending`, whose swap stages that user again from Postgres
  * first: the write can never be replaced by an older snapshot. Not ready: 2 if a rebuild is under way
  * (it will stage the user), 0 if the board needs one.
@@ -42,6 +43,11 @@ if redis.call('EXISTS', KEYS[3]) == 0 then
   return 0
 end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
+if tonumber(ARGV[3]) <= 0 then
+  if old then redis.call('ZREM', KEYS[1], old) end
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
 if old then
   local score = redis.call('ZSCORE', KEYS[1], old)
   if score and tonumber(score) >= tonumber(ARGV[3]) then return 1 end
@@ -51,10 +57,17 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
 
-/** Puts a standing read from Postgres into a staged copy, replacing the user's older entry. */
+/**
+ * Puts a standing read from Postgres into a staged copy, replacing the user's older entry; a
+ * standing at 0 or below (its credits reversed) leaves the board.
+ */
 const STAGE_SCRIPT = `
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then redis.call('ZREM', KEYS[1], old) end
+if tonumber(ARGV[3]) <= 0 then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;

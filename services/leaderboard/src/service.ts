@@ -1,6 +1,7 @@
 import { startService } from '@coin/startup';
 import { BoardIndex } from './board-index.ts';
 import { leaderboardConfig } from './config.ts';
+import { consumeReversals } from './consumers/reversals.ts';
 import { consumeRewards } from './consumers/rewards.ts';
 import { consumeTransfers } from './consumers/transfers.ts';
 import { consumeUsers } from './consumers/users.ts';
@@ -26,6 +27,7 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
       background(await consumeUsers(deps), 'users consumer');
       background(await consumeTransfers(deps), 'transfers consumer');
       background(await consumeRewards(deps), 'rewards consumer');
+      background(await consumeReversals(deps), 'reversals consumer');
       return [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()];
     },
     database: { migrations: leaderboardMigrations },

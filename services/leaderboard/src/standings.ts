@@ -69,7 +69,7 @@ export async function findStanding(
 export async function countStandings(em: EntityManager, ref: BoardRef): Promise<number> {
   const [row] = await boundQuery<{ n: number }>(
     em,
-    'SELECT count(*)::int AS n FROM standings WHERE partner_id = $1 AND board = $2',
+    'SELECT count(*)::int AS n FROM standings WHERE partner_id = $1 AND board = $2 AND amount > 0',
     [ref.partnerId, ref.board],
   );
   return row.n;
@@ -83,7 +83,7 @@ export async function standingsPage(
 ): Promise<Standing[]> {
   const rows = await boundQuery<StandingRow>(
     em,
-    `SELECT ${STANDING_COLUMNS} FROM standings s WHERE partner_id = $1 AND board = $2
+    `SELECT ${STANDING_COLUMNS} FROM standings s WHERE partner_id = $1 AND board = $2 AND amount > 0
       ORDER BY ${RANK_ORDER} LIMIT $3 OFFSET $4`,
     [ref.partnerId, ref.board, limit, offset],
   );
@@ -104,7 +104,7 @@ export async function positionOf(
                 AND (o.amount > t.amount
                   OR (o.amount = t.amount AND (o.reached_at < t.reached_at
                     OR (o.reached_at = t.reached_at AND o.user_id < t.user_id)))))::int + 1 AS position
-       FROM standings t WHERE t.partner_id = $1 AND t.board = $2 AND t.user_id = $3`,
+       FROM standings t WHERE t.partner_id = $1 AND t.board = $2 AND t.user_id = $3 AND t.amount > 0`,
     [ref.partnerId, ref.board, userId],
   );
   return row ?? null;
@@ -116,7 +116,7 @@ export async function allStandings(em: EntityManager, ref: BoardRef): Promise<St
     await allowSlowStatements(tx, REBUILD_STATEMENT_TIMEOUT_MS);
     const rows = await boundQuery<StandingRow>(
       tx,
-      `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2`,
+      `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2 AND amount > 0`,
       [ref.partnerId, ref.board],
     );
     return rows.map(toStanding);

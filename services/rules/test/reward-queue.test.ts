@@ -63,6 +63,7 @@ beforeAll(async () => {
         laas: true,
         charge: 0,
         refunded: false,
+        balanceAfter: Number(body.coins),
         createdAt: at,
         updatedAt: at,
         reversed: false,

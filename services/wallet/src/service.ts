@@ -9,13 +9,15 @@ import { walletMigrations } from './migrations/index.ts';
 import { coinSummaryHandler } from './operations/coin-summary.ts';
 import { getBalanceHandler } from './operations/get-balance.ts';
 import { getUserTransactionsHandler } from './operations/get-user-transactions.ts';
+import { reverseTransferHandler } from './operations/reverse-transfer.ts';
 import { transferFromUserHandler } from './operations/transfer-from-user.ts';
 import { transferToUserHandler } from './operations/transfer-to-user.ts';
+import { getTreasuryHandler, setTreasuryHandler } from './operations/treasury.ts';
 import { createDirectory } from './parties/directory.ts';
 
 export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
   return startService(walletConfig(env), {
-    description: 'double-entry coin ledger: transfers, history, balances',
+    description: 'double-entry coin ledger: transfers, reversals, history, balances, treasury',
     outbox: true,
     start({ config, orm, nc, relay, log, background }) {
       const outbound = createOutboundClient({
@@ -60,6 +62,9 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         getUserTransactionsHandler(deps),
         getBalanceHandler(deps),
         coinSummaryHandler(deps),
+        reverseTransferHandler(deps),
+        getTreasuryHandler(deps),
+        setTreasuryHandler(deps),
       ];
     },
     database: { migrations: walletMigrations },

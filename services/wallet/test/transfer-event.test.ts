@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { transferCompletedEvent } from '@coin/contracts';
+import { transferCompletedEvent, transferReversedEvent } from '@coin/contracts';
 import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
@@ -51,10 +51,19 @@ function command(partnerId: string, userId: string, over: Partial<TransferComman
 async function eventsOf(partnerId: string) {
   const rows = await boundQuery<{ id: string; subject: string; payload: unknown }>(
     orm.em.fork(),
-    "SELECT id, subject, payload FROM outbox WHERE payload->>'partnerId' = $1 ORDER BY created_at",
+    "SELECT id, subject, payload FROM outbox WHERE payload->>'partnerId' = $1 AND subject <> 'events.wallet.transferReversed' ORDER BY created_at",
     [partnerId],
   );
   return rows.map((r) => ({ id: r.id, subject: r.subject, event: contract.parse(r.payload) }));
+}
+
+async function reversalEventsOf(partnerId: string) {
+  const rows = await boundQuery<{ id: string; payload: unknown }>(
+    orm.em.fork(),
+    "SELECT id, payload FROM outbox WHERE payload->>'partnerId' = $1 AND subject = 'events.wallet.transferReversed' ORDER BY created_at",
+    [partnerId],
+  );
+  return rows.map((r) => ({ id: r.id, event: transferReversedEvent.strict().parse(r.payload) }));
 }
 
 describe('the transfer event written by wallet_apply_transfer_batch', () => {
@@ -111,5 +120,35 @@ describe('the transfer event written by wallet_apply_transfer_batch', () => {
     expect(events).toHaveLength(4);
     const entryIds = outcomes.flatMap((o) => (o.outcome === 'done' ? [o.entry.id] : []));
     expect(new Set(events.map((e) => e.ledgerEntryId))).toEqual(new Set(entryIds));
+  });
+
+  it('a reversal writes transferReversed (not transferCompleted), naming the original', async () => {
+    const partnerId = randomUUID();
+    const userId = randomUUID();
+    const b = batcher();
+    const credit = await b.submit(command(partnerId, userId, { ruleReward: true }));
+    if (credit.outcome !== 'done') throw new Error('credit not done');
+    const reversal = await b.submit(
+      command(partnerId, userId, {
+        direction: 'from_user',
+        reverses: { entryId: credit.entry.id, reason: null },
+      }),
+    );
+    if (reversal.outcome !== 'done') throw new Error('reversal not done');
+    expect((await eventsOf(partnerId)).map((e) => e.event.ledgerEntryId)).toEqual([credit.entry.id]);
+    const [{ id, event }] = await reversalEventsOf(partnerId);
+    expect(event).toEqual({
+      eventId: id,
+      partnerId,
+      ledgerEntryId: reversal.entry.id,
+      userId,
+      debitOrCredit: 'DE',
+      coins: '10.50',
+      createdAt: new Date(reversal.entry.createdAt).toISOString(),
+      reversedEntryId: credit.entry.id,
+      reversedTransactionType: 'partner_user_transfer',
+      reversedRuleReward: true,
+      reversedCreatedAt: new Date(credit.entry.createdAt).toISOString(),
+    });
   });
 });

@@ -33,6 +33,7 @@ export const ledgerEntryExample = {
   refunded: false,
   createdAt: EXAMPLE.at,
   updatedAt: EXAMPLE.at,
+  balanceAfter: 25.5,
 };
 
 const transferEntry = { ...ledgerEntryExample, reversed: false, status: 'Success', token: null };
@@ -44,6 +45,7 @@ const debitEntry = {
   narration: 'transfer to Demo Ltd',
   from: userParty,
   to: partnerParty,
+  balanceAfter: 20.5,
 };
 
 const notYourUser = { code: 'NOT_FOUND', when: 'the user is not one you onboarded' };
@@ -61,7 +63,17 @@ export const walletDocs: Record<string, OperationDocs> = {
   transferToUser: {
     description:
       "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice.",
-    errors: { 404: [notYourUser], ...keyed, 422: [keyConflict] },
+    errors: {
+      404: [notYourUser],
+      ...keyed,
+      422: [
+        {
+          code: 'ISSUANCE_LIMIT_REACHED',
+          when: 'the transfer would take your outstanding coins over your issuanceLimit',
+        },
+        keyConflict,
+      ],
+    },
     request: { userId: EXAMPLE.userId, coins: 25.5 },
     response: { isExisting: false, coinsLedger: transferEntry },
   },
@@ -77,9 +89,10 @@ export const walletDocs: Record<string, OperationDocs> = {
     response: { isExisting: false, coinsLedger: { ...debitEntry, narration: 'redeemed for a voucher' } },
   },
   getUserTransactions: {
-    description: "The user's ledger entries, newest first, paginated.",
+    description:
+      "The user's ledger entries, newest first, paginated. Each entry carries `balanceAfter` (the wallet's balance right after it) and `refunded: true` once reversed. `page`/`limit` page by position; for a walk that stays stable while new entries arrive, pass each answer's `nextCursor` as `cursor` (then `page` is ignored) until `nextCursor` is null: no entry comes twice and none is skipped.",
     errors: { 404: [notYourUser] },
-    query: { userId: EXAMPLE.userId, page: 1, limit: 20 },
+    query: { userId: EXAMPLE.userId, limit: 20 },
     response: {
       data: [ledgerEntryExample],
       count: 1,
@@ -87,7 +100,47 @@ export const walletDocs: Record<string, OperationDocs> = {
       nextpage: null,
       prevpage: null,
       lastpage: 1,
+      nextCursor: null,
     },
+  },
+  reverseTransfer: {
+    description:
+      "Corrects a ledger entry (a transfer either way or a rule reward) with a new one: parties swapped, same coins, `transactionType: 'reversal'`, narration naming the original. The original then shows `reversed: true` here and `refunded: true` in history; a reversed credit leaves the coin leaderboard of the month it was earned in, and a reversed reward leaves the points leaderboard. An entry is reversed at most once, whatever the concurrency. Idempotent with `Idempotency-Key`, as transfers. Reversals are never refused by the issuance limit.",
+    errors: {
+      404: [{ code: 'NOT_FOUND', when: 'no ledger entry of yours has this id' }],
+      409: [{ code: 'ALREADY_REVERSED', when: 'the entry has already been reversed' }, ...keyed[409]],
+      422: [
+        { code: 'NOT_REVERSIBLE', when: 'the entry is itself a reversal' },
+        { code: 'INSUFFICIENT_BALANCE', when: 'the user has already spent coins the reversal takes back' },
+        keyConflict,
+      ],
+    },
+    request: { ledgerEntryId: EXAMPLE.entryId, reason: 'sent to the wrong user' },
+    response: {
+      isExisting: false,
+      coinsLedger: {
+        ...transferEntry,
+        id: EXAMPLE.eventId,
+        debitOrCredit: 'DE',
+        transactionType: 'reversal',
+        narration: `reversal of ${EXAMPLE.entryId}: sent to the wrong user`,
+        from: userParty,
+        to: partnerParty,
+        balanceAfter: 0,
+      },
+      reversedEntry: { ...transferEntry, reversed: true, refunded: true },
+    },
+  },
+  getTreasury: {
+    description:
+      'Your coins: `issued` (credited to users: transfers and rewards), `redeemed` (taken back by transfers from users), both net of reversals, `outstanding` = issued − redeemed (what your users hold), and `issuanceLimit` (null: unlimited).',
+    response: { issued: 1250, redeemed: 200, outstanding: 1050, issuanceLimit: 5000 },
+  },
+  setTreasury: {
+    description:
+      'Sets `issuanceLimit`, the most coins your users may hold in all, or clears it with null. A transfer to a user or a reward that would take `outstanding` over it is refused with 422 `ISSUANCE_LIMIT_REACHED`, exactly at the limit under any concurrency. A limit below `outstanding` refuses new issuance until redemptions bring it under.',
+    request: { issuanceLimit: 5000 },
+    response: { issued: 1250, redeemed: 200, outstanding: 1050, issuanceLimit: 5000 },
   },
   coinSummary: {
     description:
@@ -166,6 +219,10 @@ export const rulesDocs: Record<string, OperationDocs> = {
       422: [
         { code: 'RULE_INACTIVE', when: 'the rule is inactive' },
         { code: 'RULE_CAP_REACHED', when: 'the participant cap is reached' },
+        {
+          code: 'ISSUANCE_LIMIT_REACHED',
+          when: 'the transfer would take your outstanding coins over your issuanceLimit',
+        },
         keyConflict,
       ],
     },

@@ -5,7 +5,7 @@ import type { LeaderboardDeps } from '../deps.ts';
 import { addToStanding, findStanding } from '../standings.ts';
 
 /**
- * Adds an event's amount to a user's standing exactly once (the event id is recorded in the same
+ * Adds an event's amount (negative for a reversal) to a user's standing exactly once (the event id is recorded in the same
  * transaction), then writes the committed standing to the Redis index. A redelivered event, e.g.
  * after a crash between the commit and the index write, changes nothing in Postgres but still
  * writes the index, so the index never misses a committed standing.
@@ -23,5 +23,8 @@ export async function recordStanding(
     standing = await addToStanding(tx, ref, change);
   });
   if (!applied) standing = await findStanding(em, ref, change.userId);
-  if (standing) await deps.index.update(ref, standing);
+  // The index keeps the highest amount it was given (updates may arrive out of order), so a
+  // decrease (a reversal) cannot be written to it: readers go to Postgres while the board is rebuilt.
+  if (change.amount.startsWith('-')) await deps.index.forceRebuild(ref);
+  else if (standing) await deps.index.update(ref, standing);
 }

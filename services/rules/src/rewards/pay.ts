@@ -1,5 +1,10 @@
 import { callOperation } from '@coin/bus';
-import { EVENT_SUBJECTS, INTERNAL_IDEMPOTENCY_PREFIX, type RuleRewardedEvent, wallet } from '@coin/contracts';
+import {
+  EVENT_SUBJECTS,
+  RULE_REWARD_IDEMPOTENCY_PREFIX,
+  type RuleRewardedEvent,
+  wallet,
+} from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { addToOutbox } from '@coin/events';
 import type { RulesDeps } from '../deps.ts';
@@ -13,7 +18,7 @@ import {
 
 /** The wallet's key for a reward: the same on every attempt, so a retry can never pay twice. */
 export function rewardIdempotencyKey(p: Pick<Participation, 'ruleId' | 'userId'>): string {
-  return `${INTERNAL_IDEMPOTENCY_PREFIX}rule-reward:${p.ruleId}:${p.userId}`;
+  return `${RULE_REWARD_IDEMPOTENCY_PREFIX}${p.ruleId}:${p.userId}`;
 }
 
 /** Refusals that no retry can change: the participation is released instead of kept pending. */

@@ -17,9 +17,15 @@ export interface EntryRecord {
   toParty: Record<string, unknown>;
   createdAt: Date | string;
   updatedAt: Date | string;
+  balanceAfter: string | number;
+  /** A reversal corrects this entry. */
+  reversed: boolean;
 }
 
-/** A `ledger_entries` row, selected or as `to_jsonb(ledger_entries)` (what the transfer function returns). */
+/**
+ * A `ledger_entries` row, selected or as `to_jsonb(ledger_entries)` (what the batch function
+ * returns); `reversed` is selected beside it where it can be true.
+ */
 export function entryFromRow(row: Record<string, unknown>): EntryRecord {
   return {
     id: row.id as string,
@@ -32,6 +38,8 @@ export function entryFromRow(row: Record<string, unknown>): EntryRecord {
     toParty: row.to_party as Record<string, unknown>,
     createdAt: row.created_at as Date | string,
     updatedAt: row.updated_at as Date | string,
+    balanceAfter: row.balance_after as string | number,
+    reversed: row.reversed === true,
   };
 }
 
@@ -54,13 +62,14 @@ export function ledgerEntryView(e: EntryRecord): LedgerEntryView {
     giftCardLedger: {},
     laas: true,
     charge: 0,
-    refunded: false,
+    refunded: e.reversed,
     createdAt: iso(e.createdAt),
     updatedAt: iso(e.updatedAt),
+    balanceAfter: Number(e.balanceAfter),
   };
 }
 
-/** The entry as a transfer returns it: completed transfers are never reversed here. */
+/** The entry as a transfer or a reversal returns it. */
 export function transferEntryView(e: EntryRecord): TransferEntryView {
-  return { ...ledgerEntryView(e), reversed: false, status: 'Success', token: null };
+  return { ...ledgerEntryView(e), reversed: e.reversed, status: 'Success', token: null };
 }

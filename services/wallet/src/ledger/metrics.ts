@@ -1,6 +1,6 @@
 import { counter } from '@coin/telemetry';
 
-/** Every transfer the ledger decided, by direction and outcome (`done`, `replay`, `insufficient`, …). */
+/** Every transfer and reversal the ledger decided, by direction (`reversal` for those) and outcome (`done`, `replay`, `insufficient`, …). */
 export const ledgerTransfers = counter({
   name: 'coin_ledger_transfers_total',
   help: 'Transfers decided by the ledger, by direction and outcome',

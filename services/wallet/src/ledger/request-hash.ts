@@ -9,3 +9,10 @@ export function requestHash(operation: string, body: { userId: string; coins: st
     .update(JSON.stringify([operation, body.userId.toLowerCase(), body.coins, body.narration ?? null]))
     .digest('hex');
 }
+
+/** What a reversal's idempotency key is bound to: the entry it reverses and the reason. */
+export function reversalRequestHash(body: { ledgerEntryId: string; reason?: string }) {
+  return createHash('sha256')
+    .update(JSON.stringify(['reverseTransfer', body.ledgerEntryId.toLowerCase(), body.reason ?? null]))
+    .digest('hex');
+}

@@ -18,11 +18,15 @@ export interface TransferCommand {
   from: Party;
   to: Party;
   traceContext: Record<string, string>;
+  /** The entry pays a rule's reward (its reversal also takes the points back). */
+  ruleReward?: boolean;
+  /** A reversal: the original entry's id; user, direction and coins are the original's, swapped. */
+  reverses?: { entryId: string; reason: string | null };
 }
 
 export type TransferOutcome =
   | { outcome: 'done' | 'replay'; entry: EntryRecord }
-  | { outcome: 'in_progress' | 'conflict' | 'insufficient' };
+  | { outcome: 'in_progress' | 'conflict' | 'insufficient' | 'already_reversed' | 'limit_reached' };
 
 export interface BatcherOptions {
   orm: Database;
@@ -52,7 +56,7 @@ const rolledBack = (err: unknown) =>
   /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
 
 /**
- * Applies transfers through `wallet_apply_transfer_batch`, several per database transaction. Nothing
+ * Applies transfers and reversals through `wallet_apply_ledger_batch`, several per database transaction. Nothing
  * waits for a timer: a transfer goes at once when a batch slot is free; under load, the transfers
  * that arrive while every slot is busy share the next transaction (one commit, one update of the
  * partner's account). Each batch debits or credits one random shard of each partner's account.
@@ -87,11 +91,19 @@ export function createTransferBatcher(opts: BatcherOptions) {
       from_party: c.from,
       to_party: c.to,
       trace_context: c.traceContext,
+      rule_reward: c.ruleReward ?? false,
+      reverses: c.reverses?.entryId ?? null,
+      reason: c.reverses?.reason ?? null,
     }));
     const [row] = await boundQuery<{ results: ItemResult[] }>(
       opts.orm.em.fork(),
-      'SELECT wallet_apply_transfer_batch($1::jsonb, $2, $3) AS results',
-      [JSON.stringify(items), randomInt(opts.shards), EVENT_SUBJECTS.transferCompleted],
+      'SELECT wallet_apply_ledger_batch($1::jsonb, $2, $3, $4) AS results',
+      [
+        JSON.stringify(items),
+        randomInt(opts.shards),
+        EVENT_SUBJECTS.transferCompleted,
+        EVENT_SUBJECTS.transferReversed,
+      ],
     );
     return row.results;
   }

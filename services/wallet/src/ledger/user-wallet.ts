@@ -11,27 +11,62 @@ export async function walletBalance(em: EntityManager, partnerId: string, userId
   return Number(row?.balance ?? 0);
 }
 
-/** A page of the user's ledger entries, newest first, and how many there are in all. */
+const ENTRY_COLUMNS = `e.id, e.seq::text AS seq, e.user_id, e.transaction_type, e.debit_or_credit, e.coins,
+  e.narration, e.from_party, e.to_party, e.created_at, e.updated_at, e.balance_after,
+  EXISTS (SELECT 1 FROM ledger_reversals r WHERE r.original_id = e.id) AS reversed`;
+
+/** One ledger entry of a partner, with whether it has been reversed; null when it is not theirs. */
+export async function findEntry(
+  em: EntityManager,
+  partnerId: string,
+  entryId: string,
+): Promise<EntryRecord | null> {
+  const [row] = await boundQuery<Record<string, unknown>>(
+    em,
+    `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.id = $1 AND e.partner_id = $2`,
+    [entryId, partnerId],
+  );
+  return row ? entryFromRow(row) : null;
+}
+
+/**
+ * A page of the user's ledger entries, newest first, how many there are in all and the cursor of
+ * the next page. The cursor is the last entry's `seq`: a user's entries get their `seq` while the
+ * batch holds the user's wallet row, so they become visible in `seq` order and a walk below a
+ * cursor sees every entry once, whatever arrives meanwhile (new entries land above it).
+ */
 export async function historyPage(
   em: EntityManager,
   partnerId: string,
   userId: string,
-  page: { limit: number; offset: number },
-): Promise<{ entries: EntryRecord[]; count: number }> {
+  page: { limit: number; offset: number; before?: string },
+): Promise<{ entries: EntryRecord[]; count: number; nextCursor: string | null }> {
   const [rows, [total]] = await Promise.all([
-    boundQuery<Record<string, unknown>>(
-      em,
-      `SELECT id, user_id, transaction_type, debit_or_credit, coins, narration, from_party, to_party,
-              created_at, updated_at
-         FROM ledger_entries WHERE partner_id = $1 AND user_id = $2
-        ORDER BY seq DESC LIMIT $3 OFFSET $4`,
-      [partnerId, userId, page.limit, page.offset],
-    ),
+    page.before === undefined
+      ? boundQuery<Record<string, unknown>>(
+          em,
+          `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.partner_id = $1 AND e.user_id = $2
+            ORDER BY e.seq DESC LIMIT $3 OFFSET $4`,
+          [partnerId, userId, page.limit + 1, page.offset],
+        )
+      : boundQuery<Record<string, unknown>>(
+          em,
+          `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
+            WHERE e.partner_id = $1 AND e.user_id = $2 AND e.seq < $3::bigint
+            ORDER BY e.seq DESC LIMIT $4`,
+          [partnerId, userId, page.before, page.limit + 1],
+        ),
     boundQuery<{ count: number }>(
       em,
       'SELECT count(*)::int AS count FROM ledger_entries WHERE partner_id = $1 AND user_id = $2',
       [partnerId, userId],
     ),
   ]);
-  return { entries: rows.map(entryFromRow), count: total.count };
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  return {
+    entries: shown.map(entryFromRow),
+    count: total.count,
+    nextCursor: more ? (shown.at(-1)!.seq as string) : null,
+  };
 }

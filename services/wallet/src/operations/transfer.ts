@@ -1,10 +1,11 @@
 import { handle } from '@coin/bus';
-import type { wallet } from '@coin/contracts';
+import { RULE_REWARD_IDEMPOTENCY_PREFIX, type wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { serializeTraceContext } from '@coin/telemetry';
 import type { WalletDeps } from '../deps.ts';
 import { transferEntryView } from '../ledger/entry-view.ts';
 import { ledgerTransfers } from '../ledger/metrics.ts';
+import { refusal } from '../ledger/refusals.ts';
 import { requestHash } from '../ledger/request-hash.ts';
 import type { Direction } from '../ledger/transfer-batcher.ts';
 
@@ -40,27 +41,11 @@ export function transferHandler(deps: WalletDeps, op: TransferOperation, directi
       from: toUser ? partnerParty : userParty,
       to: toUser ? userParty : partnerParty,
       traceContext: serializeTraceContext(),
+      ruleReward: toUser && idempotencyKey?.startsWith(RULE_REWARD_IDEMPOTENCY_PREFIX) === true,
     });
     ledgerTransfers.inc({ direction, outcome: result.outcome });
-    switch (result.outcome) {
-      case 'done':
-      case 'replay':
-        return { isExisting: result.outcome === 'replay', coinsLedger: transferEntryView(result.entry) };
-      case 'insufficient':
-        throw AppError.unprocessable(
-          'INSUFFICIENT_BALANCE',
-          'the user has not enough coins for this transfer',
-        );
-      case 'conflict':
-        throw AppError.unprocessable(
-          'IDEMPOTENCY_CONFLICT',
-          'Idempotency-Key was already used with a different request',
-        );
-      case 'in_progress':
-        throw AppError.conflict(
-          'a request with this Idempotency-Key is still being processed; retry shortly',
-          'IDEMPOTENCY_IN_PROGRESS',
-        );
-    }
+    if (result.outcome === 'done' || result.outcome === 'replay')
+      return { isExisting: result.outcome === 'replay', coinsLedger: transferEntryView(result.entry) };
+    throw refusal(result.outcome);
   });
 }

@@ -1,0 +1,15 @@
+import { handle } from '@coin/bus';
+import { wallet } from '@coin/contracts';
+import type { WalletDeps } from '../deps.ts';
+import { readTreasury, setIssuanceLimit } from '../ledger/treasury.ts';
+
+export function getTreasuryHandler(deps: WalletDeps) {
+  return handle(wallet.getTreasury, ({ partnerId }) => readTreasury(deps.orm.em.fork(), partnerId));
+}
+
+export function setTreasuryHandler(deps: WalletDeps) {
+  return handle(wallet.setTreasury, async ({ partnerId, body }) => {
+    await setIssuanceLimit(deps.orm.em.fork(), partnerId, body.issuanceLimit);
+    return readTreasury(deps.orm.em.fork(), partnerId);
+  });
+}
