@@ -36,6 +36,11 @@ export const EVENT_CONSUMERS = {
     durable: 'leaderboard-transfers',
     subject: EVENT_SUBJECTS.transferCompleted,
   },
+  leaderboardReversals: {
+    service: 'leaderboard',
+    durable: 'leaderboard-reversals',
+    subject: EVENT_SUBJECTS.transferReversed,
+  },
   leaderboardUsers: {
     service: 'leaderboard',
     durable: 'leaderboard-users',

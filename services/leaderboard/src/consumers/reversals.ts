@@ -1,11 +1,11 @@
-import { EVENT_SUBJECTS, transferReversedEvent } from '@coin/contracts';
+import { EVENT_CONSUMERS, EVENT_SUBJECTS, transferReversedEvent } from '@coin/contracts';
 import { type RunningConsumer, startConsumer } from '@coin/events';
 import { coinBoardAt, POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
 import { recordStanding } from './record-standing.ts';
 
-const DURABLE = 'leaderboard-reversals';
-/** The points half of a reversal is recorded once under its own name (one event, two boards). */
+const DURABLE = EVENT_CONSUMERS.leaderboardReversals.durable;
+/** The points half of a reversal is applied once under its own name (one event, two boards). */
 const POINTS_CONSUMER = 'leaderboard-reversals-points';
 
 /**
