@@ -110,6 +110,39 @@ describe('signing-key rotation through the gateway', () => {
     expect((await me(valid)).status).toBe(200);
   });
 
+  it('fetches the keys at most about once a second however many unknown kids arrive', async () => {
+    const jwksFetches = async () => {
+      const text = (await stack.api.get('/metrics')).text;
+      return [
+        ...text.matchAll(/^coin_bus_request_duration_seconds_count\{[^}]*operation="getJwks"[^}]*\} (\d+)/gm),
+      ]
+        .map((m) => Number(m[1]))
+        .reduce((a, b) => a + b, 0);
+    };
+    const p = await registerAndLogin(stack.api);
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const forged = () =>
+      new SignJWT({ typ: 'access' })
+        .setSubject(p.partnerId)
+        .setIssuer('coin-rewards/identity')
+        .setAudience('coin-rewards/api')
+        .setExpirationTime('5m')
+        .setProtectedHeader({ alg: 'EdDSA', kid: randomUUID() })
+        .sign(privateKey);
+    const before = await jwksFetches();
+    const started = Date.now();
+    const answers = [];
+    for (let round = 0; round < 5; round++)
+      answers.push(...(await Promise.all(Array.from({ length: 20 }, async () => me(await forged())))));
+    const seconds = (Date.now() - started) / 1000;
+    const fetches = (await jwksFetches()) - before;
+    console.log(
+      `${answers.length} tokens with unknown kids in ${seconds.toFixed(1)} s: ${fetches} JWKS fetches`,
+    );
+    expect(answers.every((a) => a.status === 401)).toBe(true);
+    expect(fetches).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  });
+
   it('keeps no private key in plain text in the database', async () => {
     const keys = await decryptedSigningKeys(stack.env);
     expect(keys.length).toBeGreaterThan(0);
