@@ -4,7 +4,9 @@
  * The wallet and the gateway run as child processes (as deployed: each its own event loop), the
  * load generator, identity and onboarding in this process. The wallet is measured twice: as a
  * naive ledger would run (one transaction per transfer, one partner row) and as configured by
- * default (partner account in 8 shards, concurrent transfers batched into one transaction).
+ * default (partner account in 8 shards, concurrent transfers batched into one transaction), and
+ * by default again with an issuance limit set (never reached): the cost of the limit's check, whose
+ * treasury row lock makes a limited partner's batches run one at a time.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +27,7 @@ const CLIENTS = 64;
 const USERS = 1000;
 const WARM_UP_SECONDS = 3;
 
-const CONFIGS = [
+const CONFIGS: { label: string; env: Record<string, string>; issuanceLimit?: number }[] = [
   {
     label: 'naive: 1 partner row, 1 transaction per transfer',
     env: {
@@ -36,6 +38,11 @@ const CONFIGS = [
     },
   },
   { label: 'default: 8 partner shards, batched transactions', env: {} },
+  {
+    label: 'default, the partner with an issuance limit (never reached)',
+    env: {},
+    issuanceLimit: 1e12,
+  },
 ];
 
 /** CPU seconds (user + system) of processes, from /proc. */
@@ -136,6 +143,14 @@ async function run(): Promise<void> {
     for (const config of CONFIGS) {
       await wallet.stop();
       wallet = await spawnService('wallet', { ...env, ...config.env });
+      if (config.issuanceLimit !== undefined) {
+        const res = await api.put(
+          '/api/v1/laas/coins/treasury',
+          { issuanceLimit: config.issuanceLimit },
+          { token },
+        );
+        if (res.status !== 200) throw new Error(`treasury answered ${res.status}`);
+      }
       await load(gateway.url, token, users, WARM_UP_SECONDS);
       const processes = {
         wallet: [wallet.child.pid!],

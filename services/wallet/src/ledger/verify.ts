@@ -49,6 +49,33 @@ const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>)
     describe: (r) =>
       `entry ${r.id}: ${r.postings} postings summing to ${r.total}, ${r.user_postings} matching its user wallet`,
   },
+  {
+    name: "each entry's balance_after is its user's running sum",
+    sql: `SELECT id, balance_after::text, running::text FROM (
+            SELECT id, balance_after,
+                   sum(CASE debit_or_credit WHEN 'CR' THEN coins ELSE -coins END)
+                     OVER (PARTITION BY partner_id, user_id ORDER BY seq) AS running
+              FROM ledger_entries) x
+           WHERE balance_after IS DISTINCT FROM running`,
+    describe: (r) => `entry ${r.id}: balance_after ${r.balance_after} but the running sum is ${r.running}`,
+  },
+  {
+    name: "a partner's issued minus redeemed is what its users hold",
+    sql: `SELECT partner_id, (sum(issued) - sum(redeemed))::text AS net, (-sum(balance))::text AS outstanding
+            FROM accounts WHERE kind = 'partner' GROUP BY partner_id
+          HAVING sum(issued) - sum(redeemed) <> -sum(balance)`,
+    describe: (r) =>
+      `partner ${r.partner_id}: issued − redeemed is ${r.net}, its users hold ${r.outstanding}`,
+  },
+  {
+    name: 'each reversal mirrors its original',
+    sql: `SELECT o.id AS original, v.id AS reversal FROM ledger_reversals r
+            JOIN ledger_entries o ON o.id = r.original_id JOIN ledger_entries v ON v.id = r.reversal_id
+           WHERE v.transaction_type <> 'reversal' OR o.transaction_type = 'reversal'
+              OR v.partner_id <> o.partner_id OR v.user_id <> o.user_id OR v.coins <> o.coins
+              OR v.debit_or_credit = o.debit_or_credit OR v.seq < o.seq`,
+    describe: (r) => `reversal ${r.reversal} does not mirror entry ${r.original}`,
+  },
 ];
 
 /**
