@@ -1,13 +1,12 @@
 import {
   guid,
-  LARGE_REQUEST_BYTES,
   type Operation,
   type PartsResult,
   parseRequestParts,
   type RequestOf,
   type ResponseOf,
-  validateLargeRequest,
 } from '@coin/contracts';
+import { LARGE_REQUEST_BYTES, validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';

@@ -27,12 +27,8 @@ export {
   parseRequestParts,
   type RequestParts,
 } from './validation.ts';
-export {
-  LARGE_REQUEST_BYTES,
-  type LargeRequestResult,
-  type LargeRequestTask,
-  validateLargeRequest,
-} from './validation-pool.ts';
+// The large-request worker pool (piscina, Node only) is the subpath `@coin/contracts/validation-pool`:
+// the SDK imports this index, and the dashboard's browser bundle must stay free of it.
 export * as wallet from './wallet.ts';
 export * as webhooks from './webhooks.ts';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LARGE_REQUEST_BYTES, onboarding, parseRequestParts, validateLargeRequest } from '../src/index.ts';
+import { onboarding, parseRequestParts } from '../src/index.ts';
+import { LARGE_REQUEST_BYTES, validateLargeRequest } from '../src/validation-pool.ts';
 
 const op = onboarding.onboardUsers;
 

@@ -1,4 +1,4 @@
-import { LARGE_REQUEST_BYTES } from '@coin/contracts';
+import { LARGE_REQUEST_BYTES } from '@coin/contracts/validation-pool';
 import type { FastifyRequest } from 'fastify';
 
 /** A JSON body left as text for a worker thread to parse with the operation's contract. */

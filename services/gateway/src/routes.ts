@@ -4,8 +4,8 @@ import {
   type Operation,
   type PartsResult,
   parseRequestParts,
-  validateLargeRequest,
 } from '@coin/contracts';
+import { validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance } from 'fastify';
 import type { createAuthenticator } from './authenticate.ts';
