@@ -36,6 +36,7 @@ console.log(formatTable(results));
 const failed = results.filter((r) => r.checks.some((c) => !c.ok));
 for (const r of failed)
   console.log(
-    `FAILED: replay with make chaos SEED=${r.seed} DURATION=${opts.durationMs / 1000} FAULTS=${opts.faults.join(',')}`,
+    `FAILED: replay with make chaos SEED=${r.seed} DURATION=${opts.durationMs / 1000} FAULTS=${opts.faults.join(',')}` +
+      (opts.sabotage ? ` CHAOS_SABOTAGE=${opts.sabotage}` : ''),
   );
 process.exit(failed.length ? 1 : 0);
