@@ -40,6 +40,8 @@ export function violation(d: Draft, outcome: Outcome): string | undefined {
   const { status, contentType, text } = outcome;
   if (status >= 500) return `answered ${status}`;
   if (STACK_TRACE.test(text)) return 'the answer shows a stack trace or source path';
+  // A HEAD answer has no body by HTTP's rules, so only its status can be judged.
+  if (d.method === 'HEAD') return undefined;
   if (!contentType.startsWith('application/json'))
     return `answered ${status} as ${contentType || 'no content type'}`;
   const body = json(text);
