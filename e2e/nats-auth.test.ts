@@ -19,7 +19,7 @@ import {
 } from '@coin/testing';
 import { errors, nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../deploy/src/nats-auth/permissions.ts';
+import { ROLES, type Role } from '../scripts/nats-auth/permissions.ts';
 import { wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { setWebhook } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
@@ -31,7 +31,7 @@ import { TO_USER, transfer } from './support/wallet.ts';
 // generates: every service, the gateway and the harness connect with their own nkey and may do
 // only what the contracts say. The shared server on 4222 has no authorization and is not touched.
 
-const COMMAND = fileURLToPath(new URL('../deploy/src/nats-auth/command.ts', import.meta.url));
+const COMMAND = fileURLToPath(new URL('../scripts/nats-auth/command.ts', import.meta.url));
 const run = promisify(execFile);
 const namespace = `t${randomBytes(5).toString('hex')}`;
 const names = busNames(namespace);

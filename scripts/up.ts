@@ -26,7 +26,7 @@ const servers = [
     hint: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379  (or set REDIS_URL)',
   },
   {
-    name: 'nats',
+    name: 'nats-dev',
     url: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     port: 4222,
     hint: 'nats-server -js -a 127.0.0.1 -p 4222 &  (JetStream enabled; or set NATS_URL)',
@@ -54,7 +54,18 @@ async function checkServers(): Promise<void> {
 }
 
 await checkServers();
-const nc = await connectBus(env.NATS_URL ?? 'nats://127.0.0.1:4222', 'make-up', env.NATS_NAMESPACE ?? '');
+const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
+// Every process here shares one environment, so none has a NATS user of its own: make up is for a
+// server without authorization, where anyone reaching it may call anything (README, NATS credentials).
+console.warn(
+  `make up: connecting every process to NATS at ${natsUrl} WITHOUT credentials (development only; each service warns too)`,
+);
+const nc = await connectBus(natsUrl, 'make-up', env.NATS_NAMESPACE ?? '').catch((err: Error) => {
+  console.error(
+    `make up: NATS at ${natsUrl} refused an anonymous connection (${err.message}). make up needs a NATS without authorization; with credentials, run each service with its own NATS_NKEY_SEED (README, "NATS credentials") or use docker compose.`,
+  );
+  process.exit(1);
+});
 await ensureEventsStream(nc);
 
 const services = readdirSync('services').filter(
