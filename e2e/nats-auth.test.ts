@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { busNames, connectBus, type NatsConnection, publicKeyOf } from '@coin/bus';
+import { busNames, connectBus, type NatsConnection, PAYLOAD_STREAM, publicKeyOf } from '@coin/bus';
 import { allOperations, EVENT_CONSUMERS, EVENT_SUBJECTS } from '@coin/contracts';
 import { startGateway } from '@coin/gateway';
 import {
@@ -17,6 +17,7 @@ import {
   verifySignature,
   type WebhookReceiver,
 } from '@coin/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { errors, nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../scripts/nats-auth/permissions.ts';
@@ -59,7 +60,9 @@ async function startNatsServer(): Promise<void> {
   const port = await freePort();
   await writeFile(
     join(dir, 'nats.conf'),
-    `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./auth.conf\n`,
+    // A 256 KiB max_payload sends a few hundred KB through the large-payload stream, under the
+    // same permissions as a 13 MB onboarding call on the default 1 MB.
+    `listen: 127.0.0.1:${port}\nmax_payload: 262144\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./auth.conf\n`,
   );
   server = spawn('/usr/sbin/nats-server', ['-c', join(dir, 'nats.conf'), '-l', join(dir, 'nats.log')], {
     stdio: 'ignore',
@@ -154,6 +157,23 @@ describe('NATS with least-privilege credentials', () => {
     });
     expect(rule.status).toBe(200);
     expect((await reward(api, p.accessToken, { userId: users[0], ruleName })).status).toBe(200);
+    // Over max_payload: the gateway offloads the request to the payload stream, onboarding takes it.
+    const many = Array.from({ length: 1000 }, () => ({
+      userId: randomUUID(),
+      userData: { note: 'x'.repeat(300) },
+    }));
+    const big = await api.post('/api/v1/laas/onboard-users', { users: many }, { token: p.accessToken });
+    expect(big.status).toBe(200);
+    const gateway = await connectAs('gateway');
+    try {
+      const payloads = await (await jetstreamManager(gateway)).streams.info(PAYLOAD_STREAM);
+      expect(payloads.state.last_seq).toBeGreaterThan(0);
+    } finally {
+      await gateway.close();
+    }
+    const [, bigHook] = await receiver.waitFor(2);
+    expect(bigHook.json).toMatchObject({ event: 'USER_ONBOARDING', failed: [] });
+
     const sent = await transfer(api, TO_USER, p.accessToken, { userId: users[1], coins: 7 });
     expect(sent.status).toBe(200);
 
