@@ -230,6 +230,18 @@ describe('NATS with least-privilege credentials', () => {
       expect(refused).toContain(`${role} → svc.wallet.v1.transferToUser`);
   }, 60_000);
 
+  it("runs the operator's parked-events command with the operator's credentials only", async () => {
+    const PARKED = fileURLToPath(new URL('../libs/events/src/parked-command.ts', import.meta.url));
+    const env = { ...process.env, NATS_URL: natsUrl, NATS_NAMESPACE: namespace };
+    const listed = await run(process.execPath, [PARKED, 'list'], {
+      env: { ...env, NATS_NKEY_SEED: seedOf('operator') },
+    });
+    expect(listed.stderr).toContain('0 parked event(s)');
+    await expect(
+      run(process.execPath, [PARKED, 'list'], { env: { ...env, NATS_NKEY_SEED: seedOf('gateway') } }),
+    ).rejects.toThrow(/Permissions Violation/);
+  });
+
   it('lets a named caller through: webhooks reads a partner, rules pays a reward', async () => {
     const webhooks = await connectAs('webhooks');
     const rules = await connectAs('rules');

@@ -85,6 +85,8 @@ export function permissionsOf(role: Role, namespace: string, publicKey: string):
       `${API}.INFO`,
       `${API}.STREAM.INFO.${events}`,
       ...ensureStream(parked.stream),
+      // The parked stream takes the events stream's replicas when the command creates it.
+      `${API}.STREAM.INFO.${events}`,
       `${API}.DIRECT.GET.${parked.stream}`,
       `${API}.DIRECT.GET.${parked.stream}.>`,
       `${API}.STREAM.MSG.DELETE.${parked.stream}`,
