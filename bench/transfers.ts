@@ -109,6 +109,35 @@ function load(url: string, token: string, users: string[], seconds: number): Pro
   }));
 }
 
+/**
+ * How far the hash-chain sealer runs behind the ledger during a load: the most committed entries
+ * waiting to be sealed, and how long after the load they were all sealed.
+ */
+function sealLag(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  const connected = client.connect();
+  let maxUnsealed = 0;
+  const count = async () =>
+    Number((await client.query('SELECT count(*)::int AS n FROM ledger_unsealed')).rows[0].n);
+  const timer = setInterval(async () => {
+    await connected;
+    maxUnsealed = Math.max(maxUnsealed, await count());
+  }, 250);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await connected;
+      const stopped = Date.now();
+      // A sealer that cannot keep up is reported, not waited for.
+      while ((await count()) > 0 && Date.now() - stopped < 60_000)
+        await new Promise((r) => setTimeout(r, 20));
+      const drainedMs = (await count()) > 0 ? Number.NaN : Date.now() - stopped;
+      await client.end();
+      return { maxUnsealed, drainedMs };
+    },
+  };
+}
+
 async function onboard(url: string, token: string): Promise<string[]> {
   const api = apiClient(url);
   const users = Array.from({ length: USERS }, (_, i) => ({
@@ -139,7 +168,12 @@ async function run(): Promise<void> {
     const token = (await registerAndLogin(api)).accessToken;
     const users = await onboard(gateway.url, token);
 
-    const rows: { label: string; r: LoadFigures; cpu: Record<string, number> }[] = [];
+    const rows: {
+      label: string;
+      r: LoadFigures;
+      cpu: Record<string, number>;
+      seal: { maxUnsealed: number; drainedMs: number };
+    }[] = [];
     for (const config of CONFIGS) {
       await wallet.stop();
       wallet = await spawnService('wallet', { ...env, ...config.env });
@@ -160,12 +194,14 @@ async function run(): Promise<void> {
       };
       const before = Object.fromEntries(Object.entries(processes).map(([k, p]) => [k, cpuSeconds(p)]));
       const selfBefore = process.cpuUsage();
+      const lag = sealLag(walletDb.env.WALLET_DATABASE_URL!);
       const r = await load(gateway.url, token, users, SECONDS);
       const self = process.cpuUsage(selfBefore);
+      const seal = await lag.stop();
       const cpu: Record<string, number> = {};
       for (const [k, p] of Object.entries(processes)) cpu[k] = (cpuSeconds(p) - before[k]) / r.seconds;
       cpu['load generator + identity + onboarding'] = (self.user + self.system) / 1e6 / r.seconds;
-      rows.push({ label: config.label, r, cpu });
+      rows.push({ label: config.label, r, cpu, seal });
     }
 
     const client = new pg.Client({ connectionString: walletDb.env.WALLET_DATABASE_URL });
@@ -181,7 +217,7 @@ async function run(): Promise<void> {
     );
     console.log('         wallet, identity, onboarding, NATS and Postgres (synchronous_commit on)');
     console.log(`pgbench tpcb-like, scale 10, 16 clients, ${SECONDS} s:   ${pgbenchTps.toFixed(0)} tps`);
-    for (const { label, r, cpu } of rows) {
+    for (const { label, r, cpu, seal } of rows) {
       const tps = r.rate;
       console.log(`\ntransfers, ${CLIENTS} clients, ${SECONDS} s, ${label}`);
       console.log(
@@ -189,6 +225,10 @@ async function run(): Promise<void> {
       );
       console.log(
         `  ratio to pgbench: ${(tps / pgbenchTps).toFixed(2)} (target ≥ 1.0, p99 < 50 ms, 0 errors)`,
+      );
+      console.log(
+        `  hash-chain seal behind the ledger: at most ${seal.maxUnsealed} entries (sampled every 250 ms); ` +
+          `sealed up ${seal.drainedMs} ms after the load stopped`,
       );
       console.log(
         `  CPU (cores busy): ${Object.entries(cpu)

@@ -226,6 +226,51 @@ export const setTreasury = defineOperation({
   },
 });
 
+/** One entry of a partner's hash chain, with what the chain covers (README, "A ledger you can verify"). */
+export const chainEntrySchema = z.object({
+  /** Position in the partner's chain: 1, 2, … with no gaps. */
+  seq: z.number().int(),
+  hash: z.string(),
+  prevHash: z.string(),
+  id: guid,
+  userId: guid,
+  transactionType: z.string(),
+  debitOrCredit: z.enum(['CR', 'DE']),
+  /** Exact decimal text, two places. */
+  coins: z.string(),
+  balanceAfter: z.string().nullable(),
+  narration: z.string(),
+  from: partySchema,
+  to: partySchema,
+  createdAt: isoTimestamp,
+});
+
+export const MAX_EXPORT_PAGE = 1000;
+
+/** The partner's sealed ledger in chain order, after position `after` (0: from the start). */
+export const ledgerExport = defineOperation({
+  service: 'wallet',
+  name: 'ledgerExport',
+  http: {
+    method: 'GET',
+    path: '/api/v1/laas/coins/ledger-export',
+    auth: 'partner',
+    message: 'ledger exported',
+    summary: 'Your sealed ledger entries in hash-chain order, to verify',
+  },
+  schemas: {
+    query: z.object({
+      after: z.coerce.number().int().min(0).default(0),
+      limit: z.coerce.number().int().min(1).max(MAX_EXPORT_PAGE).default(100),
+    }),
+    response: z.object({
+      entries: z.array(chainEntrySchema),
+      /** Pass as `after` for the next page; null when this page reached the sealed end. */
+      nextAfter: z.number().int().nullable(),
+    }),
+  },
+});
+
 /** The wallet service's operations (HTTP routes and internal NATS subjects). */
 export const walletOperations: readonly Operation[] = [
   coinSummary,
@@ -236,6 +281,7 @@ export const walletOperations: readonly Operation[] = [
   reverseTransfer,
   getTreasury,
   setTreasury,
+  ledgerExport,
 ];
 
 export { coinSummary } from './coin-summary.ts';

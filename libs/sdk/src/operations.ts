@@ -38,6 +38,7 @@ export const partnerOperations = {
   reverseTransfer: wallet.reverseTransfer,
   getTreasury: wallet.getTreasury,
   setTreasury: wallet.setTreasury,
+  ledgerExport: wallet.ledgerExport,
   coinLeaderboard: leaderboard.coinLeaderboard,
   pointsLeaderboard: leaderboard.pointsLeaderboard,
   pingLeaderboard: leaderboard.ping,

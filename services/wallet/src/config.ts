@@ -16,6 +16,8 @@ const schema = databaseConfigSchema.extend({
   /** How often one replica checks the ledger's invariants (coin_ledger_verify_*); 0 turns it off. */
   WALLET_VERIFY_INTERVAL_MS: integer(900_000, { min: 0 }),
   WALLET_VERIFY_TIMEOUT_MS: integer(300_000, { min: 1000 }),
+  /** How often the sealer looks for committed entries to append to the hash chains; 0 turns it off. */
+  WALLET_SEAL_INTERVAL_MS: integer(200, { min: 0 }),
 });
 
 export type WalletConfig = ReturnType<typeof walletConfig>;

@@ -3,12 +3,14 @@ import { startService } from '@coin/startup';
 import { walletConfig } from './config.ts';
 import type { WalletDeps } from './deps.ts';
 import { startIdempotencyPurge } from './ledger/purge-idempotency-keys.ts';
+import { startLedgerSealer } from './ledger/sealer.ts';
 import { createTransferBatcher } from './ledger/transfer-batcher.ts';
 import { startLedgerVerification } from './ledger/verify-schedule.ts';
 import { walletMigrations } from './migrations/index.ts';
 import { coinSummaryHandler } from './operations/coin-summary.ts';
 import { getBalanceHandler } from './operations/get-balance.ts';
 import { getUserTransactionsHandler } from './operations/get-user-transactions.ts';
+import { ledgerExportHandler } from './operations/ledger-export.ts';
 import { reverseTransferHandler } from './operations/reverse-transfer.ts';
 import { transferFromUserHandler } from './operations/transfer-from-user.ts';
 import { transferToUserHandler } from './operations/transfer-to-user.ts';
@@ -56,6 +58,10 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         'ledger verification',
       );
       background({ stop: () => deps.batcher.drain() }, 'transfer batcher');
+      background(
+        startLedgerSealer({ orm, log, intervalMs: config.WALLET_SEAL_INTERVAL_MS }),
+        'ledger sealer',
+      );
       return [
         transferToUserHandler(deps),
         transferFromUserHandler(deps),
@@ -65,6 +71,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         reverseTransferHandler(deps),
         getTreasuryHandler(deps),
         setTreasuryHandler(deps),
+        ledgerExportHandler(deps),
       ];
     },
     database: { migrations: walletMigrations },

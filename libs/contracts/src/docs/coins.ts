@@ -131,6 +131,31 @@ export const walletDocs: Record<string, OperationDocs> = {
       reversedEntry: { ...transferEntry, reversed: true, refunded: true },
     },
   },
+  ledgerExport: {
+    description:
+      'Your ledger entries in the order of your hash chain, sealed after commit (usually within a second): each with its position `seq` (1, 2, … no gaps), `prevHash` and `hash` = hex(SHA-256(prevHash ‖ canonical entry)); the first `prevHash` is 64 zeros. The canonical entry and a standalone script to verify an export are in the README ("A ledger you can verify"). Page with `after` = the previous page\'s `nextAfter` until it is null.',
+    query: { after: 0, limit: 100 },
+    response: {
+      entries: [
+        {
+          seq: 1,
+          hash: 'b1946ac92492d2347c6235b4d2611184b1946ac92492d2347c6235b4d2611184',
+          prevHash: '0'.repeat(64),
+          id: EXAMPLE.entryId,
+          userId: EXAMPLE.userId,
+          transactionType: 'partner_user_transfer',
+          debitOrCredit: 'CR',
+          coins: '25.50',
+          balanceAfter: '25.50',
+          narration: 'transfer from Demo Ltd',
+          from: partnerParty,
+          to: userParty,
+          createdAt: EXAMPLE.at,
+        },
+      ],
+      nextAfter: null,
+    },
+  },
   getTreasury: {
     description:
       'Your coins: `issued` (credited to users: transfers and rewards), `redeemed` (taken back by transfers from users), both net of reversals, `outstanding` = issued − redeemed (what your users hold), and `issuanceLimit` (null: unlimited).',

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CHAIN_COLUMNS, chainEntryFromRow, chainHash, GENESIS_HASH } from './chain.ts';
 
 export interface LedgerReport {
   partners: number;
@@ -7,6 +8,43 @@ export interface LedgerReport {
   /** Coins held in user wallets, over all partners. */
   coinsInWallets: string;
   violations: string[];
+  /** Entries in a partner's hash chain, and committed entries not sealed yet. */
+  sealed: number;
+  unsealed: number;
+}
+
+const CHAIN_PAGE = 10_000;
+
+/**
+ * Recomputes every partner's hash chain from the entries as stored now: a changed entry (or hash)
+ * breaks its link, a removed or inserted one breaks the positions.
+ */
+async function verifyChains(client: pg.ClientBase, violations: string[]): Promise<number> {
+  let after: [string, number] = ['00000000-0000-0000-0000-000000000000', 0];
+  let prev = { partner: '', seq: 0, hash: GENESIS_HASH };
+  let sealed = 0;
+  for (;;) {
+    const { rows } = await client.query(
+      `SELECT c.partner_id, ${CHAIN_COLUMNS} FROM ledger_chain c JOIN ledger_entries e ON e.id = c.entry_id
+        WHERE (c.partner_id, c.chain_seq) > ($1::uuid, $2::bigint)
+        ORDER BY c.partner_id, c.chain_seq LIMIT ${CHAIN_PAGE}`,
+      after,
+    );
+    for (const r of rows) {
+      if (r.partner_id !== prev.partner) prev = { partner: r.partner_id, seq: 0, hash: GENESIS_HASH };
+      const entry = chainEntryFromRow(r);
+      const where = `partner ${r.partner_id} chain position ${entry.seq} (entry ${entry.id})`;
+      if (entry.seq !== prev.seq + 1) violations.push(`hash chain: ${where} follows position ${prev.seq}`);
+      else if (r.prev_hash !== prev.hash)
+        violations.push(`hash chain: ${where} does not link to the one before`);
+      else if (chainHash(prev.hash, entry) !== r.hash)
+        violations.push(`hash chain: ${where} does not match its hash (the entry or its hash was changed)`);
+      prev = { partner: r.partner_id, seq: entry.seq, hash: r.hash };
+      sealed += 1;
+    }
+    if (rows.length < CHAIN_PAGE) return sealed;
+    after = [prev.partner, prev.seq];
+  }
 }
 
 const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>) => string }[] = [
@@ -90,17 +128,21 @@ export async function verifyLedger(client: pg.ClientBase): Promise<LedgerReport>
       const { rows } = await client.query(check.sql);
       for (const row of rows) violations.push(`${check.name}: ${check.describe(row)}`);
     }
+    const sealed = await verifyChains(client, violations);
     const { rows } = await client.query(`
       SELECT (SELECT count(DISTINCT partner_id) FROM accounts)::int AS partners,
              (SELECT count(*) FROM accounts)::int AS accounts,
              (SELECT count(*) FROM ledger_entries)::int AS entries,
-             (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'user')::text AS coins`);
+             (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'user')::text AS coins,
+             (SELECT count(*) FROM ledger_unsealed)::int AS unsealed`);
     return {
       partners: rows[0].partners,
       accounts: rows[0].accounts,
       entries: rows[0].entries,
       coinsInWallets: rows[0].coins,
       violations,
+      sealed,
+      unsealed: rows[0].unsealed,
     };
   } finally {
     await client.query('COMMIT');

@@ -2,10 +2,12 @@ import { outboxMigrations } from '@coin/events';
 import { Ledger } from './0001-ledger.ts';
 import { TransferBatch } from './0002-transfer-batch.ts';
 import { ReversalsTreasury } from './0003-reversals-treasury.ts';
+import { LedgerChain } from './0004-ledger-chain.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
   { name: '0001-ledger', class: Ledger },
   { name: '0002-transfer-batch', class: TransferBatch },
   { name: '0003-reversals-treasury', class: ReversalsTreasury },
+  { name: '0004-ledger-chain', class: LedgerChain },
 ];

@@ -16,10 +16,13 @@ await runCommand('ledger-verify', walletConfig(process.env), async ({ config }) 
     const report = await verifyLedger(client);
     console.log(
       `ledger ${new URL(config.databaseUrl).pathname.slice(1)}: ${report.partners} partners, ` +
-        `${report.accounts} accounts, ${report.entries} entries, ${report.coinsInWallets} coins in user wallets`,
+        `${report.accounts} accounts, ${report.entries} entries, ${report.coinsInWallets} coins in user wallets, ` +
+        `${report.sealed} entries in hash chains (${report.unsealed} not sealed yet)`,
     );
     if (report.violations.length === 0) {
-      console.log('OK: every partner sums to zero, every balance equals its postings, no wallet is negative');
+      console.log(
+        'OK: every partner sums to zero, every balance equals its postings, no wallet is negative, every hash chain holds',
+      );
       return 0;
     }
     console.log(`VIOLATIONS (${report.violations.length}):`);

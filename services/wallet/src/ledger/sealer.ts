@@ -1,0 +1,119 @@
+import { boundQuery, type Database } from '@coin/db';
+import type { Logger } from '@coin/telemetry';
+import { gauge } from '@coin/telemetry';
+import { type ChainEntry, chainHash, GENESIS_HASH } from './chain.ts';
+
+const unsealed = gauge({
+  name: 'coin_ledger_unsealed_entries',
+  help: 'Committed ledger entries not yet in their partner hash chain, as this replica last saw',
+});
+
+/** Entries sealed per transaction: one sealing round keeps its locks briefly. */
+const BATCH = 2000;
+/** One sealer at a time over all replicas: a chain is appended in one order. */
+const LOCK = "SELECT pg_try_advisory_xact_lock(hashtext('coin-ledger-seal')) AS locked";
+
+/**
+ * Appends committed entries to their partner's hash chain, oldest `seq` first, after their commit
+ * (the transfer path only queues them, by trigger): a chain never waits for, nor slows, a transfer.
+ * An entry committed late (a lower `seq` than one already sealed) takes the next position of its
+ * partner's chain: positions are the order of sealing, fixed once sealed.
+ */
+export function startLedgerSealer(opts: { orm: Database; log: Logger; intervalMs: number }) {
+  let stopped = false;
+  let running: Promise<number> | undefined;
+
+  async function sealOnce(): Promise<number> {
+    return opts.orm.em.fork().transactional(async (tx) => {
+      const [{ locked }] = await boundQuery<{ locked: boolean }>(tx, LOCK, []);
+      if (!locked) return 0;
+      const rows = await boundQuery<Record<string, unknown>>(
+        tx,
+        `WITH q AS (
+           DELETE FROM ledger_unsealed WHERE entry_id IN (SELECT entry_id FROM ledger_unsealed ORDER BY seq LIMIT $1)
+           RETURNING entry_id)
+         SELECT e.partner_id, e.seq, e.id, e.user_id, e.transaction_type, e.debit_or_credit, e.coins::text AS coins,
+                e.balance_after::text AS balance_after, e.narration, e.from_party, e.to_party,
+                to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+           FROM ledger_entries e JOIN q ON q.entry_id = e.id
+          ORDER BY e.seq`,
+        [BATCH],
+      );
+      if (rows.length === 0) return 0;
+      const partners = [...new Set(rows.map((r) => r.partner_id as string))];
+      const heads = new Map(
+        // The head's position under another name: ORDER BY would otherwise sort its text.
+        (
+          await boundQuery<{ partner_id: string; head_seq: string; hash: string }>(
+            tx,
+            `SELECT DISTINCT ON (c.partner_id) c.partner_id, c.chain_seq::text AS head_seq, c.hash FROM ledger_chain c
+              WHERE c.partner_id = ANY($1::uuid[]) ORDER BY c.partner_id, c.chain_seq DESC`,
+            [partners],
+          )
+        ).map((h) => [h.partner_id, { seq: Number(h.head_seq), hash: h.hash }]),
+      );
+      const out: { partner: string; seq: number; id: string; prev: string; hash: string }[] = [];
+      for (const r of rows) {
+        const partner = r.partner_id as string;
+        const head = heads.get(partner) ?? { seq: 0, hash: GENESIS_HASH };
+        const entry: ChainEntry = {
+          seq: head.seq + 1,
+          id: r.id as string,
+          userId: r.user_id as string,
+          transactionType: r.transaction_type as string,
+          debitOrCredit: r.debit_or_credit as string,
+          coins: r.coins as string,
+          balanceAfter: (r.balance_after as string | null) ?? null,
+          narration: r.narration as string,
+          from: r.from_party as Record<string, unknown>,
+          to: r.to_party as Record<string, unknown>,
+          createdAt: r.created_at as string,
+        };
+        const hash = chainHash(head.hash, entry);
+        out.push({ partner, seq: entry.seq, id: entry.id, prev: head.hash, hash });
+        heads.set(partner, { seq: entry.seq, hash });
+      }
+      await boundQuery(
+        tx,
+        `INSERT INTO ledger_chain (partner_id, chain_seq, entry_id, prev_hash, hash)
+         SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::uuid[], $4::text[], $5::text[])`,
+        [
+          out.map((o) => o.partner),
+          out.map((o) => o.seq),
+          out.map((o) => o.id),
+          out.map((o) => o.prev),
+          out.map((o) => o.hash),
+        ],
+      );
+      return out.length;
+    });
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      try {
+        running = sealOnce();
+        const sealed = await running;
+        if (sealed === BATCH) continue;
+        const [{ n }] = await boundQuery<{ n: number }>(
+          opts.orm.em.fork(),
+          'SELECT count(*)::int AS n FROM ledger_unsealed',
+          [],
+        );
+        unsealed.set(n);
+      } catch (err) {
+        opts.log.warn({ err }, 'ledger sealing failed; will retry');
+      }
+      await new Promise((r) => setTimeout(r, opts.intervalMs));
+    }
+  }
+
+  const done = opts.intervalMs > 0 ? loop() : Promise.resolve();
+  return {
+    sealOnce,
+    stop: async () => {
+      stopped = true;
+      await done;
+    },
+  };
+}
