@@ -17,13 +17,18 @@ const BOARD_USERS = 5000;
 const cents = (text: string) => Math.round(Number(text) * 100);
 
 /** (a) Each transfer's 200, then the board polled until the user's amount includes it. */
-async function freshness(url: string, token: string, users: string[]): Promise<number[]> {
+export async function freshness(
+  url: string,
+  token: string,
+  users: string[],
+  transfers = FRESHNESS_TRANSFERS,
+): Promise<number[]> {
   const api = apiClient(url);
   const totals = new Map<string, number>();
   const now = new Date();
   const period = { type: 'earner', year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
   const lags: number[] = [];
-  for (let i = 0; i < FRESHNESS_TRANSFERS; i++) {
+  for (let i = 0; i < transfers; i++) {
     const userId = users[i % users.length];
     const coins = 1 + (i % 17);
     const res = await api.post('/api/v1/laas/coins/transfer-to-user-wallet', { userId, coins }, { token });

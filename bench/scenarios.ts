@@ -1,6 +1,7 @@
 import { leaderboardScenario } from './leaderboard.ts';
 import { onboardingScenario } from './onboarding.ts';
 import { rewardsScenario } from './rewards.ts';
+import { stackScenario } from './stack.ts';
 import { transfersScenario } from './transfers.ts';
 
 export interface Scenario {
@@ -15,4 +16,5 @@ export const scenarios: Scenario[] = [
   transfersScenario,
   leaderboardScenario,
   rewardsScenario,
+  stackScenario,
 ];

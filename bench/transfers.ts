@@ -46,7 +46,7 @@ const CONFIGS: { label: string; env: Record<string, string>; issuanceLimit?: num
 ];
 
 /** CPU seconds (user + system) of processes, from /proc. */
-function cpuSeconds(pids: number[]): number {
+export function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
@@ -73,7 +73,7 @@ function pidsNamed(name: string): number[] {
 }
 
 /** pgbench tpcb-like, scale 10, 16 clients, in a database of its own, dropped after. */
-async function runPgbench(seconds: number): Promise<number> {
+export async function runPgbench(seconds: number): Promise<number> {
   const url = new URL(databaseUrlFor('bench', process.env));
   url.pathname = `/coin_bench_pgbench_${randomUUID().slice(0, 8)}`;
   await ensureDatabase(url.toString());
@@ -138,7 +138,7 @@ function sealLag(url: string) {
   };
 }
 
-async function onboard(url: string, token: string): Promise<string[]> {
+export async function onboard(url: string, token: string): Promise<string[]> {
   const api = apiClient(url);
   const users = Array.from({ length: USERS }, (_, i) => ({
     userId: randomUUID(),
