@@ -1,6 +1,6 @@
 import type { CallRequestOf, Operation, ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { injectTraceContext, tracer } from '@coin/telemetry';
+import { injectTraceContext, messagingSpan } from '@coin/telemetry';
 import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
@@ -44,16 +44,9 @@ export async function callOperation<O extends Operation>(
   request: CallRequestOf<O>,
   options: CallOptions,
 ): Promise<ResponseOf<O>> {
-  return tracer.startActiveSpan(
-    `${op.subject} request`,
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'messaging.system': 'nats',
-        'messaging.destination.name': op.subject,
-        'messaging.operation.type': 'send',
-      },
-    },
+  return messagingSpan(
+    op.subject,
+    { verb: 'request', operation: 'send', kind: SpanKind.CLIENT },
     async (span) => {
       const began = performance.now();
       let status = 200;
@@ -92,7 +85,6 @@ export async function callOperation<O extends Operation>(
           { service: op.service, operation: op.name, status: String(status) },
           (performance.now() - began) / 1000,
         );
-        span.end();
       }
     },
   );

@@ -8,9 +8,9 @@ import {
 } from '@coin/contracts';
 import { LARGE_REQUEST_BYTES, validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError } from '@coin/errors';
-import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
+import { extractTraceContext, type Logger, messagingSpan } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
-import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
 import { namesOf } from './namespace.ts';
@@ -120,68 +120,58 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || nuid.next();
     const log = opts.log.child({ requestId, op: bound.op.name });
     const parent = extractTraceContext(msg.headers);
-    await context.with(parent, () =>
-      tracer.startActiveSpan(
-        `${bound.op.subject} process`,
-        {
-          kind: SpanKind.SERVER,
-          attributes: {
-            'messaging.system': 'nats',
-            'messaging.destination.name': bound.op.subject,
-            'messaging.operation.type': 'process',
-          },
-        },
-        async (span) => {
-          const h = headers();
-          let payload: Uint8Array;
-          let status = 200;
-          try {
-            const ref = msg.headers?.get(PAYLOAD_REF_HEADER);
-            const data = ref ? await takeOffloaded(nc, ref) : msg.data;
-            const request = await validate(bound.op, data);
-            const result = await around(() => bound.run(request, { requestId, log }));
-            payload = encodeJson(result);
-            if (needsOffload(nc, payload)) {
-              h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
-              payload = new Uint8Array(0);
-            }
-          } catch (err) {
-            let appErr: AppError;
-            if (err instanceof AppError) {
-              appErr = err;
-            } else if (err instanceof SyntaxError) {
-              appErr = AppError.badRequest('request must be valid JSON');
-            } else {
-              appErr = AppError.internal();
-              log.error({ err }, 'handler failed');
-            }
-            if (appErr.status >= 500) {
-              span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.details.error });
-              endpoint.num_errors += 1;
-              endpoint.last_error = appErr.details.error;
-            }
-            status = appErr.status;
-            span.setAttribute('rpc.response.status_code', appErr.status);
-            setErrorHeaders(h, appErr);
-            payload = encodeJson(appErr.details);
+    await messagingSpan(
+      bound.op.subject,
+      { verb: 'process', operation: 'process', kind: SpanKind.SERVER, parent },
+      async (span) => {
+        const h = headers();
+        let payload: Uint8Array;
+        let status = 200;
+        try {
+          const ref = msg.headers?.get(PAYLOAD_REF_HEADER);
+          const data = ref ? await takeOffloaded(nc, ref) : msg.data;
+          const request = await validate(bound.op, data);
+          const result = await around(() => bound.run(request, { requestId, log }));
+          payload = encodeJson(result);
+          if (needsOffload(nc, payload)) {
+            h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
+            payload = new Uint8Array(0);
           }
-          try {
-            msg.respond(payload, { headers: h });
-          } catch (err) {
-            log.warn({ err }, 'reply could not be sent');
+        } catch (err) {
+          let appErr: AppError;
+          if (err instanceof AppError) {
+            appErr = err;
+          } else if (err instanceof SyntaxError) {
+            appErr = AppError.badRequest('request must be valid JSON');
+          } else {
+            appErr = AppError.internal();
+            log.error({ err }, 'handler failed');
           }
-          const elapsedMs = performance.now() - began;
-          handlerDuration.observe(
-            { service: opts.service, operation: bound.op.name, status: String(status) },
-            elapsedMs / 1000,
-          );
-          const elapsedNs = Math.round(elapsedMs * 1e6);
-          endpoint.num_requests += 1;
-          endpoint.processing_time += elapsedNs;
-          endpoint.average_processing_time = Math.round(endpoint.processing_time / endpoint.num_requests);
-          span.end();
-        },
-      ),
+          if (appErr.status >= 500) {
+            span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.details.error });
+            endpoint.num_errors += 1;
+            endpoint.last_error = appErr.details.error;
+          }
+          status = appErr.status;
+          span.setAttribute('rpc.response.status_code', appErr.status);
+          setErrorHeaders(h, appErr);
+          payload = encodeJson(appErr.details);
+        }
+        try {
+          msg.respond(payload, { headers: h });
+        } catch (err) {
+          log.warn({ err }, 'reply could not be sent');
+        }
+        const elapsedMs = performance.now() - began;
+        handlerDuration.observe(
+          { service: opts.service, operation: bound.op.name, status: String(status) },
+          elapsedMs / 1000,
+        );
+        const elapsedNs = Math.round(elapsedMs * 1e6);
+        endpoint.num_requests += 1;
+        endpoint.processing_time += elapsedNs;
+        endpoint.average_processing_time = Math.round(endpoint.processing_time / endpoint.num_requests);
+      },
     );
   }
 

@@ -95,6 +95,15 @@ export function loadServiceConfig<S extends typeof databaseConfigSchema>(
   return { ...loadConfig(schema, env), service, databaseUrl: databaseUrlFor(service, env) };
 }
 
+/**
+ * A service's configuration loader: its own `fields` beside the database ones (`loadServiceConfig`),
+ * so that each service's config.ts lists only what is its own.
+ */
+export function serviceConfig<F extends z.ZodRawShape>(service: string, fields: F) {
+  const schema = databaseConfigSchema.extend(fields);
+  return (env: NodeJS.ProcessEnv = process.env) => loadServiceConfig(service, schema, env);
+}
+
 /** `<SERVICE>_DATABASE_URL`, or the service's own database on the shared server. */
 export function databaseUrlFor(service: string, env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env[`${service.toUpperCase()}_DATABASE_URL`];

@@ -60,6 +60,40 @@ export const accountUserSchema = z.object({
 
 export type AccountUser = z.infer<typeof accountUserSchema>;
 
+/**
+ * The Account user's fields for features this project does not have (referrals, KYC, linking, PINs,
+ * devices): always their empty state, null, false, `{}` or `[]`.
+ */
+export const accountUserEmptyState = {
+  avatar: null,
+  emailVerificationCode: null,
+  referralCode: null,
+  referred: null,
+  interest: null,
+  type: 'user',
+  status: 'active',
+  token: null,
+  otpExpiresAt: null,
+  transactionPinCreated: false,
+  kyc: {},
+  earnings: [],
+  fcmToken: null,
+  bankAccountCreated: false,
+  faceIdKey: null,
+  lastRewardDate: null,
+  accountDeleted: false,
+  isVerifiedUser: false,
+  gender: null,
+  isFirstLogin: false,
+  tourCompleted: false,
+  isEnterpisePartnerUser: null,
+  accountLinked: null,
+  numberOfAccountLinked: null,
+  accountLinkingData: null,
+  fromLAAS: false,
+  laasUserAccountFullyActivated: false,
+} satisfies Partial<AccountUser>;
+
 export const createAccountUser = defineOperation({
   service: 'identity',
   name: 'createAccountUser',

@@ -56,6 +56,15 @@ export const ledgerEntrySchema = z.object({
   balanceAfter: z.number(),
 });
 
+/** The ledger entry's fields for what this project does not offer (plans, gift cards, charges): always these. */
+export const ledgerEntryNotOffered = {
+  plan: {},
+  paidWithGiftCard: false,
+  giftCardLedger: {},
+  laas: true,
+  charge: 0,
+} satisfies Partial<z.infer<typeof ledgerEntrySchema>>;
+
 /** The ledger entry as a transfer returns it. */
 export const transferLedgerEntrySchema = ledgerEntrySchema.extend({
   reversed: z.boolean(),

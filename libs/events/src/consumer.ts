@@ -1,8 +1,8 @@
 import { namesOf } from '@coin/bus';
-import { extractTraceContext, type Logger, tracer } from '@coin/telemetry';
+import { extractTraceContext, type Logger, messagingSpan } from '@coin/telemetry';
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { consumerDuration, consumerOutcomes, watchConsumer, watchParked } from './metrics.ts';
 import { park, parkedCounts, REPLAY_FOR_HEADER } from './parked.ts';
@@ -141,41 +141,36 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
     const first = items[0].msg;
     const parent = extractTraceContext(first.headers);
     const attributes = {
-      'messaging.system': 'nats',
-      'messaging.destination.name': first.subject,
       'messaging.consumer.group.name': label,
       'messaging.batch.message_count': items.length,
     };
-    await context.with(parent, () =>
-      tracer.startActiveSpan(
-        `${first.subject} process`,
-        { kind: SpanKind.CONSUMER, attributes },
-        async (span) => {
-          const began = performance.now();
-          for (const { msg } of items) clock.tried(msg.seq);
-          const keepAlive = setInterval(() => {
-            for (const { msg } of items) msg.working();
-          }, ackWaitMs / 3);
-          try {
-            await handleAll(
-              items.map((i) => i.event),
-              items.map((i) => i.meta),
-            );
-            for (const { msg } of items) {
-              msg.ack();
-              clock.done(msg.seq);
-            }
-            consumerOutcomes.inc({ durable: label, outcome: 'ack' }, items.length);
-          } catch (err) {
-            span.setStatus({ code: SpanStatusCode.ERROR });
-            await failed(items, err);
-          } finally {
-            clearInterval(keepAlive);
-            consumerDuration.observe({ durable: label }, (performance.now() - began) / 1000);
-            span.end();
+    await messagingSpan(
+      first.subject,
+      { verb: 'process', operation: 'process', kind: SpanKind.CONSUMER, parent, attributes },
+      async (span) => {
+        const began = performance.now();
+        for (const { msg } of items) clock.tried(msg.seq);
+        const keepAlive = setInterval(() => {
+          for (const { msg } of items) msg.working();
+        }, ackWaitMs / 3);
+        try {
+          await handleAll(
+            items.map((i) => i.event),
+            items.map((i) => i.meta),
+          );
+          for (const { msg } of items) {
+            msg.ack();
+            clock.done(msg.seq);
           }
-        },
-      ),
+          consumerOutcomes.inc({ durable: label, outcome: 'ack' }, items.length);
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          await failed(items, err);
+        } finally {
+          clearInterval(keepAlive);
+          consumerDuration.observe({ durable: label }, (performance.now() - began) / 1000);
+        }
+      },
     );
   }
 

@@ -1,4 +1,4 @@
-import { deserializeTraceContext, injectTraceContext, tracer } from '@coin/telemetry';
+import { deserializeTraceContext, injectTraceContext, messagingSpan } from '@coin/telemetry';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { errors, headers } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
@@ -18,18 +18,15 @@ export function refusedForGood(err: unknown): boolean {
 
 /** Publishes the row to `subject` (its subject under the bus namespace) in a PRODUCER span  in the trace of the call that wrote it; the span's context travels in the headers. */
 export function publishRow(js: JetStreamClient, subject: string, row: OutboxRow): Promise<unknown> {
-  return tracer.startActiveSpan(
-    `${row.subject} publish`,
+  return messagingSpan(
+    row.subject,
     {
+      verb: 'publish',
+      operation: 'publish',
       kind: SpanKind.PRODUCER,
-      attributes: {
-        'messaging.system': 'nats',
-        'messaging.destination.name': row.subject,
-        'messaging.operation.type': 'publish',
-        'messaging.message.id': row.id,
-      },
+      parent: deserializeTraceContext(row.trace_context),
+      attributes: { 'messaging.message.id': row.id },
     },
-    deserializeTraceContext(row.trace_context),
     async (span) => {
       try {
         const h = headers();
@@ -41,8 +38,6 @@ export function publishRow(js: JetStreamClient, subject: string, row: OutboxRow)
       } catch (err) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
         throw err;
-      } finally {
-        span.end();
       }
     },
   );

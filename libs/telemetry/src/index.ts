@@ -1,6 +1,5 @@
-import { trace } from '@opentelemetry/api';
-
 export { createLogger, type Logger } from './logger.ts';
+export { type MessagingSpan, messagingSpan, tracer } from './messaging-span.ts';
 export {
   collectProcessMetrics,
   counter,
@@ -19,6 +18,5 @@ export {
   injectTraceContext,
   serializeTraceContext,
 } from './propagation.ts';
-
-export const tracer = trace.getTracer('coin-rewards');
+export { type ScrapedGauge, type ScrapedGauges, scrapedGauges } from './scraped-gauges.ts';
 export { runExitHooks } from './shutdown-hooks.ts';

@@ -1,4 +1,4 @@
-import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
+import { integer, serviceConfig } from '@coin/config';
 import { z } from 'zod';
 import { parseKeyEncryptionKey } from './security/key-encryption.ts';
 
@@ -12,7 +12,7 @@ const keyEncryptionKey = z
   })
   .optional();
 
-const schema = databaseConfigSchema.extend({
+const load = serviceConfig('identity', {
   ACCESS_TOKEN_TTL_SECONDS: integer(900, { min: 30, max: 86_400 }),
   REFRESH_TOKEN_TTL_SECONDS: integer(30 * 86_400, { min: 60 }),
   LOGIN_MAX_FAILURES: integer(5),
@@ -41,7 +41,7 @@ const schema = databaseConfigSchema.extend({
 export type IdentityConfig = ReturnType<typeof identityConfig>;
 
 export function identityConfig(env: NodeJS.ProcessEnv) {
-  const config = loadServiceConfig('identity', schema, env);
+  const config = load(env);
   // Without it account users never get their one-time code: better no release than a silent one.
   if (config.APP_MODE === 'production' && config.SMTP_URL === undefined)
     throw new Error(

@@ -4,12 +4,7 @@ import type { IdentityDeps } from './deps.ts';
 import { startMailRelay } from './mail/mail-relay.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { identityMigrations } from './migrations/index.ts';
-import {
-  createApiKeyHandler,
-  listApiKeysHandler,
-  revokeApiKeyHandler,
-  verifyApiKeyHandler,
-} from './operations/api-keys.ts';
+import { apiKeyHandlers } from './operations/api-keys.ts';
 import { createAccountUserHandler } from './operations/create-account-user.ts';
 import { getMeHandler } from './operations/get-me.ts';
 import { getJwksHandler, getPartnerHandler, getPartnerProfileHandler } from './operations/internal.ts';
@@ -58,10 +53,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         logoutHandler(deps),
         getMeHandler(deps),
         setWebhookHandler(deps),
-        createApiKeyHandler(deps),
-        listApiKeysHandler(deps),
-        revokeApiKeyHandler(deps),
-        verifyApiKeyHandler(deps),
+        ...apiKeyHandlers(deps),
         getJwksHandler(deps),
         getPartnerHandler(deps),
         getPartnerProfileHandler(deps),

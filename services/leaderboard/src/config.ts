@@ -1,6 +1,6 @@
-import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
+import { integer, serviceConfig } from '@coin/config';
 
-const schema = databaseConfigSchema.extend({
+export const leaderboardConfig = serviceConfig('leaderboard', {
   /** Events handled at once by each consumer of this replica. */
   LEADERBOARD_CONCURRENCY: integer(16, { max: 256 }),
   /** How long an event delivered to a replica that died stays unacknowledged before it is redelivered. */
@@ -8,7 +8,3 @@ const schema = databaseConfigSchema.extend({
 });
 
 export type LeaderboardConfig = ReturnType<typeof leaderboardConfig>;
-
-export function leaderboardConfig(env: NodeJS.ProcessEnv) {
-  return loadServiceConfig('leaderboard', schema, env);
-}

@@ -1,6 +1,6 @@
-import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
+import { integer, serviceConfig } from '@coin/config';
 
-const schema = databaseConfigSchema.extend({
+export const onboardingConfig = serviceConfig('onboarding', {
   /** Users inserted per transaction while a request is processed. */
   ONBOARDING_CHUNK_SIZE: integer(5_000, { max: 20_000 }),
   /**
@@ -20,7 +20,3 @@ const schema = databaseConfigSchema.extend({
 });
 
 export type OnboardingConfig = ReturnType<typeof onboardingConfig>;
-
-export function onboardingConfig(env: NodeJS.ProcessEnv) {
-  return loadServiceConfig('onboarding', schema, env);
-}

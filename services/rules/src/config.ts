@@ -1,6 +1,6 @@
-import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
+import { integer, serviceConfig } from '@coin/config';
 
-const schema = databaseConfigSchema.extend({
+export const rulesConfig = serviceConfig('rules', {
   /** How long a reward waits for the wallet (and onboarding) before leaving the payment pending. */
   RULES_CALL_TIMEOUT_MS: integer(2000),
   /** How often the retrier looks for pending rewards that are due. */
@@ -15,7 +15,3 @@ const schema = databaseConfigSchema.extend({
 });
 
 export type RulesConfig = ReturnType<typeof rulesConfig>;
-
-export function rulesConfig(env: NodeJS.ProcessEnv) {
-  return loadServiceConfig('rules', schema, env);
-}

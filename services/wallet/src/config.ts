@@ -1,6 +1,6 @@
-import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
+import { integer, serviceConfig } from '@coin/config';
 
-const schema = databaseConfigSchema.extend({
+const load = serviceConfig('wallet', {
   /** Rows each partner's issuance account is split into, so concurrent transfers do not queue on one row. */
   WALLET_PARTNER_SHARDS: integer(8, { max: 256 }),
   /** The most transfers one database transaction applies (1 = a transaction per transfer). */
@@ -23,7 +23,7 @@ const schema = databaseConfigSchema.extend({
 export type WalletConfig = ReturnType<typeof walletConfig>;
 
 export function walletConfig(env: NodeJS.ProcessEnv) {
-  const config = loadServiceConfig('wallet', schema, env);
+  const config = load(env);
   // Every batch in flight holds a connection; reads and the relay need some beside them.
   return { ...config, DB_POOL_MAX: Math.max(config.DB_POOL_MAX, config.WALLET_BATCH_CONCURRENCY + 4) };
 }

@@ -1,6 +1,6 @@
-import { databaseConfigSchema, integer, loadServiceConfig } from '@coin/config';
+import { integer, serviceConfig } from '@coin/config';
 
-const schema = databaseConfigSchema.extend({
+export const webhooksConfig = serviceConfig('webhooks', {
   /**
    * Retries back off from WEBHOOK_RETRY_BASE_MS, doubling up to WEBHOOK_RETRY_MAX_MS (full jitter);
    * the defaults spread 18 attempts over about 30 hours, after which the delivery is failed.
@@ -20,7 +20,3 @@ const schema = databaseConfigSchema.extend({
 });
 
 export type WebhooksConfig = ReturnType<typeof webhooksConfig>;
-
-export function webhooksConfig(env: NodeJS.ProcessEnv) {
-  return loadServiceConfig('webhooks', schema, env);
-}

@@ -1,3 +1,4 @@
+import { ledgerEntryNotOffered } from '../wallet.ts';
 import { EXAMPLE, type OperationDocs } from './types.ts';
 
 const partnerParty = {
@@ -25,11 +26,7 @@ export const ledgerEntryExample = {
   narration: 'transfer from Demo Ltd',
   from: partnerParty,
   to: userParty,
-  plan: {},
-  paidWithGiftCard: false,
-  giftCardLedger: {},
-  laas: true,
-  charge: 0,
+  ...ledgerEntryNotOffered,
   refunded: false,
   createdAt: EXAMPLE.at,
   updatedAt: EXAMPLE.at,

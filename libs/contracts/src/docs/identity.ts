@@ -1,3 +1,4 @@
+import { accountUserEmptyState } from '../accounts.ts';
 import { EXAMPLE, type OperationDocs } from './types.ts';
 
 const partner = {
@@ -29,41 +30,15 @@ const accountUser = {
   fullname: 'Ada Lovelace',
   tag: 'ada',
   email: 'ada@example.com',
-  avatar: null,
   emailVerified: false,
-  emailVerificationCode: null,
   emailCodeExpiresAt: EXAMPLE.at,
   emailVerifiedAt: null,
   phone: '8012345678',
-  referralCode: null,
-  referred: null,
-  interest: null,
   dateOfBirth: '1990-12-10',
-  type: 'user',
-  status: 'active',
-  token: null,
-  otpExpiresAt: null,
-  transactionPinCreated: false,
-  kyc: {},
-  earnings: [],
-  fcmToken: null,
   dateJoined: EXAMPLE.at,
-  bankAccountCreated: false,
-  faceIdKey: null,
-  lastRewardDate: null,
-  accountDeleted: false,
   countryCode: '+234',
-  isVerifiedUser: false,
-  gender: null,
   isAdult: true,
-  isFirstLogin: false,
-  tourCompleted: false,
-  isEnterpisePartnerUser: null,
-  accountLinked: null,
-  numberOfAccountLinked: null,
-  accountLinkingData: null,
-  fromLAAS: false,
-  laasUserAccountFullyActivated: false,
+  ...accountUserEmptyState,
 };
 
 const password = 'correct horse battery';

@@ -24,20 +24,20 @@ function keyView(k: ApiKeyRecord) {
 }
 
 /** The key is shown once, here. */
-export function createApiKeyHandler(deps: IdentityDeps) {
+function createApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.createApiKey, async ({ partnerId, body }) => {
     const key = newApiKey();
     return { ...keyView(await storeApiKey(deps.orm.em, partnerId, body.name, key)), key };
   });
 }
 
-export function listApiKeysHandler(deps: IdentityDeps) {
+function listApiKeysHandler(deps: IdentityDeps) {
   return handle(identity.listApiKeys, async ({ partnerId }) => ({
     data: (await listApiKeys(deps.orm.em, partnerId)).map(keyView),
   }));
 }
 
-export function revokeApiKeyHandler(deps: IdentityDeps) {
+function revokeApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.revokeApiKey, async ({ partnerId, params }) => {
     if (!(await revokeApiKey(deps.orm.em, partnerId, params.id)))
       throw AppError.notFound('api key not found');
@@ -45,10 +45,20 @@ export function revokeApiKeyHandler(deps: IdentityDeps) {
   });
 }
 
-export function verifyApiKeyHandler(deps: IdentityDeps) {
+function verifyApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.verifyApiKey, async ({ body }) => {
     const owner = await useApiKey(deps.orm.em, body.key);
     if (!owner) throw AppError.unauthorized('api key is invalid or revoked');
     return owner;
   });
+}
+
+/** The API key operations: create, list, revoke, and verify (the gateway's internal check). */
+export function apiKeyHandlers(deps: IdentityDeps) {
+  return [
+    createApiKeyHandler(deps),
+    listApiKeysHandler(deps),
+    revokeApiKeyHandler(deps),
+    verifyApiKeyHandler(deps),
+  ];
 }

@@ -8,6 +8,7 @@ import {
 import { applyOnceEach, type RunningConsumer, startConsumer } from '@coin/events';
 import type { LeaderboardDeps } from '../deps.ts';
 import { saveUsers } from '../users.ts';
+import { consumerSettings } from './record-standing.ts';
 
 type StoredUser = onboarding.StoredUser;
 
@@ -36,13 +37,10 @@ function latestUsers(events: readonly UsersOnboardedEvent[]): Map<string, Map<st
 /** Keeps the stored users of onboarding that the points board shows (see users.ts). */
 export function consumeUsers(deps: LeaderboardDeps): Promise<RunningConsumer> {
   return startConsumer({
-    nc: deps.nc,
-    log: deps.log,
+    ...consumerSettings(deps),
     durable: DURABLE,
     subject: EVENT_SUBJECTS.usersOnboarded,
     schema: usersOnboardedEvent,
-    concurrency: deps.config.LEADERBOARD_CONCURRENCY,
-    ackWaitMs: deps.config.LEADERBOARD_ACK_WAIT_MS,
     batch: { size: BATCH },
     handleBatch: async (events) => {
       await applyOnceEach(deps.orm.em.fork(), DURABLE, events, async (tx, fresh) => {

@@ -1,4 +1,4 @@
-import type { wallet } from '@coin/contracts';
+import { wallet } from '@coin/contracts';
 import type { z } from 'zod';
 
 type Party = z.infer<typeof wallet.partySchema>;
@@ -57,11 +57,7 @@ export function ledgerEntryView(e: EntryRecord): LedgerEntryView {
     narration: e.narration,
     from: e.fromParty as Party,
     to: e.toParty as Party,
-    plan: {},
-    paidWithGiftCard: false,
-    giftCardLedger: {},
-    laas: true,
-    charge: 0,
+    ...wallet.ledgerEntryNotOffered,
     refunded: e.reversed,
     createdAt: iso(e.createdAt),
     updatedAt: iso(e.updatedAt),
