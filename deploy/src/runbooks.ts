@@ -98,11 +98,18 @@ export function checkRunbookCommands(root: string, file = join(root, RUNBOOKS)):
         fail(`${w.name}: ${script} runs ${entry}, which does not exist`);
         continue;
       }
+      const words = literalWords((rest ?? '').split(/\s+/).filter(Boolean));
       const pkgDir = w.dir === root ? dirname(entryPath) : join(w.dir, 'src');
-      const sources = `${tsFiles(pkgDir)
+      // A root command given a service's name (`npm run parked -- jobs identity …`) runs that service's code.
+      const serviceDirs =
+        w.dir === root
+          ? words.map((word) => join(root, 'services', word, 'src')).filter((d) => existsSync(d))
+          : [];
+      const sources = `${[pkgDir, ...serviceDirs]
+        .flatMap(tsFiles)
         .map((f) => readFileSync(f, 'utf8'))
         .join('\n')}\n${libSources}`;
-      for (const word of literalWords((rest ?? '').split(/\s+/).filter(Boolean)))
+      for (const word of words)
         if (!knows(sources, word)) fail(`${w.name}: ${script} knows no ${word}`);
     }
   }

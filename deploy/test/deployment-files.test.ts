@@ -148,14 +148,14 @@ describe('deployment files', () => {
     expect(checkRunbookCommands(ROOT)).toEqual([]);
     const dir = await brokenCopy('docs/runbooks.md', (t) =>
       t
-        .replace('`npm run events:parked -- list --durable <durable>`', '`npm run events:parked -- lsit`')
+        .replace('`npm run parked -- events list --durable <durable>`', '`npm run parked -- events lsit`')
         .replace(
-          '`npm run events:parked -- replay --durable <durable> --all`',
-          '`npm run events:parked -- replay --every`',
+          '`npm run parked -- events replay --durable <durable> --all`',
+          '`npm run parked -- events replay --every`',
         )
         .replace(
-          '`npm run parked -w @coin/identity -- list mail`',
-          '`npm run parked -w @coin/identity -- list mails`',
+          '`npm run parked -- jobs identity list mail`',
+          '`npm run parked -- jobs identity list mails`',
         )
         .replace('`npm run ledger:verify -w @coin/wallet`', '`npm run ledger:check -w @coin/wallet`')
         .replace(
@@ -169,10 +169,10 @@ describe('deployment files', () => {
     expect(problems.sort()).toEqual(
       [
         'kubectl -n coin-rewards exec deploy/wallet -- node services/wallet/src/verify-ledger.ts: services/wallet/src/verify-ledger.ts does not exist',
-        'npm run events:parked -- lsit: coin-rewards: events:parked knows no lsit',
-        'npm run events:parked -- replay --every: coin-rewards: events:parked knows no --every',
+        'npm run parked -- events lsit: coin-rewards: parked knows no lsit',
+        'npm run parked -- events replay --every: coin-rewards: parked knows no --every',
         'npm run ledger:check -w @coin/wallet: @coin/wallet has no script ledger:check',
-        'npm run parked -w @coin/identity -- list mails: @coin/identity: parked knows no mails',
+        'npm run parked -- jobs identity list mails: coin-rewards: parked knows no mails',
       ].sort(),
     );
   });

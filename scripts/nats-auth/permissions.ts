@@ -79,7 +79,7 @@ export function permissionsOf(role: Role, namespace: string, publicKey: string):
   };
 
   if (role === 'operator') {
-    // events:parked: lists parked events, replays one on its original subject, removes it; reads the
+    // `npm run parked -- events`: lists parked events, replays one on its original subject, removes it; reads the
     // events stream's replicas to create the parked stream alike.
     add(publish, [
       `${API}.INFO`,

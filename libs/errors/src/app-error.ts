@@ -31,89 +31,57 @@ export class AppError extends Error {
     this.details = details;
   }
 
+  /** One of the kinds below: its status, envelope type, code and message, with the case's own `error` text. */
+  private static of(
+    status: number,
+    errorType: ErrorType,
+    appErrorCode: string,
+    message: string,
+    error: string,
+    more: Partial<ErrorDetails> = {},
+  ): AppError {
+    return new AppError(status, { errorType, appErrorCode, error, message, ...more });
+  }
+
   static badRequest(error: string): AppError {
-    return new AppError(400, {
-      errorType: 'invalid',
-      appErrorCode: 'Bad request',
-      error,
-      message: 'invalid data provided',
-    });
+    return AppError.of(400, 'invalid', 'Bad request', 'invalid data provided', error);
   }
 
   static unauthorized(error = 'authentication required'): AppError {
-    return new AppError(401, {
-      errorType: 'unauthorized',
-      appErrorCode: 'UNAUTHORIZED',
-      error,
-      message: 'unauthorized',
-    });
+    return AppError.of(401, 'unauthorized', 'UNAUTHORIZED', 'unauthorized', error);
   }
 
   static notFound(error: string): AppError {
-    return new AppError(404, {
-      errorType: 'not_found',
-      appErrorCode: 'NOT_FOUND',
-      error,
-      message: 'not found',
-    });
+    return AppError.of(404, 'not_found', 'NOT_FOUND', 'not found', error);
   }
 
   static conflict(error: string, appErrorCode = 'DUPLICATE', message = 'conflict'): AppError {
-    return new AppError(409, { errorType: 'conflict', appErrorCode, error, message });
+    return AppError.of(409, 'conflict', appErrorCode, message, error);
   }
 
   static unprocessable(appErrorCode: string, error: string): AppError {
-    return new AppError(422, {
-      errorType: 'unprocessable',
-      appErrorCode,
-      error,
-      message: 'request cannot be processed',
-    });
+    return AppError.of(422, 'unprocessable', appErrorCode, 'request cannot be processed', error);
   }
 
   static rateLimited(error: string, retryAfterSeconds: number): AppError {
-    return new AppError(429, {
-      errorType: 'rate_limited',
-      appErrorCode: 'RATE_LIMITED',
-      error,
-      message: 'too many requests',
+    return AppError.of(429, 'rate_limited', 'RATE_LIMITED', 'too many requests', error, {
       retryAfterSeconds,
     });
   }
 
   static payloadTooLarge(error: string): AppError {
-    return new AppError(413, {
-      errorType: 'invalid',
-      appErrorCode: 'PAYLOAD_TOO_LARGE',
-      error,
-      message: 'payload too large',
-    });
+    return AppError.of(413, 'invalid', 'PAYLOAD_TOO_LARGE', 'payload too large', error);
   }
 
   static unavailable(error: string): AppError {
-    return new AppError(503, {
-      errorType: 'unavailable',
-      appErrorCode: 'SERVICE_UNAVAILABLE',
-      error,
-      message: 'service unavailable',
-    });
+    return AppError.of(503, 'unavailable', 'SERVICE_UNAVAILABLE', 'service unavailable', error);
   }
 
   static timeout(error: string): AppError {
-    return new AppError(504, {
-      errorType: 'unavailable',
-      appErrorCode: 'SERVICE_TIMEOUT',
-      error,
-      message: 'service timeout',
-    });
+    return AppError.of(504, 'unavailable', 'SERVICE_TIMEOUT', 'service timeout', error);
   }
 
   static internal(error = 'internal error'): AppError {
-    return new AppError(500, {
-      errorType: 'internal',
-      appErrorCode: 'INTERNAL',
-      error,
-      message: 'internal error',
-    });
+    return AppError.of(500, 'internal', 'INTERNAL', 'internal error', error);
   }
 }

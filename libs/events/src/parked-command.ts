@@ -1,7 +1,7 @@
 /**
  * The operator's view of parked events (README, "Parked events"):
- *   npm run events:parked -- list [--durable <name>]
- *   npm run events:parked -- replay <seq>... | --durable <name> --all
+ *   npm run parked -- events list [--durable <name>]
+ *   npm run parked -- events replay <seq>... | --durable <name> --all
  * `list` prints one JSON object per parked event; `replay` publishes each again for the consumer
  * that parked it and removes it from the parked stream.
  */
@@ -10,7 +10,8 @@ import { connectBus } from '@coin/bus';
 import { baseConfigSchema, loadConfig } from '@coin/config';
 import { listParked, replayParked } from './parked.ts';
 
-const usage = 'usage: events:parked list [--durable <name>] | replay (<seq>... | --durable <name> --all)';
+const usage =
+  'usage: npm run parked -- events list [--durable <name>] | replay (<seq>... | --durable <name> --all)';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

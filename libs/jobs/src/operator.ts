@@ -2,8 +2,8 @@ import type { Database } from '@coin/db';
 import { listParked, replayParked } from './parked.ts';
 import type { JobQueue } from './queue.ts';
 
-const USAGE = `usage: parked list [queue]
-       parked replay <queue> (<id>... | --all)`;
+const USAGE = `usage: npm run parked -- jobs <service> list [queue]
+       npm run parked -- jobs <service> replay <queue> (<id>... | --all)`;
 
 /**
  * The operator's command for a service's parked work (its job queues and its outbox): `list` prints

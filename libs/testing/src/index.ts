@@ -1,4 +1,5 @@
 export { type IsolatedDatabases, isolatedDatabases } from './databases.ts';
+export { eventually } from './eventually.ts';
 export { type ApiClient, type ApiResponse, apiClient, type CallOptions } from './http.ts';
 export { type DatabaseOutage, databaseOutage } from './outage.ts';
 export { type SeededRandom, seededRandom } from './seeded-random.ts';
@@ -23,3 +24,4 @@ export {
   verifySignature,
   type WebhookReceiver,
 } from './webhook-receiver.ts';
+export { storedUserReply, transferReply } from './stand-in-replies.ts';

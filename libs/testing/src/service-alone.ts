@@ -1,15 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   callOperation,
   connectBus,
   type Handler,
   handle,
   type NatsConnection,
+  namesOf,
   serveOperations,
 } from '@coin/bus';
 import type { CallRequestOf, Operation, ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { createLogger } from '@coin/telemetry';
+import { jetstream } from '@nats-io/jetstream';
 import { type Starter, startStack } from './stack.ts';
 
 export interface ServiceAlone {
@@ -24,6 +26,8 @@ export interface ServiceAlone {
    * call: the neighbour's side of the bus, without its code or database.
    */
   standIn<O extends Operation>(op: O, handler: Handler<O>): void;
+  /** Publishes an event to the events stream as the service that owns `subject` would (a fresh message id). */
+  publish(subject: string, payload: unknown): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +67,11 @@ export async function startServiceAlone(
       standIns.push(
         serveOperations(nc, { service: op.service, version: '0.0.0', log, handlers: [handle(op, handler)] }),
       );
+    },
+    async publish(subject, payload) {
+      await jetstream(nc).publish(namesOf(nc).event(subject), JSON.stringify(payload), {
+        msgID: randomUUID(),
+      });
     },
     async stop() {
       for (const s of standIns) await s.stop();

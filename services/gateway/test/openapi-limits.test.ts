@@ -1,35 +1,16 @@
 import { MAX_USER_DATA_BYTES } from '@coin/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Gateway, startGateway } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { servedOpenApi } from './support/served-openapi.ts';
 
-let gateway: Gateway;
-let doc: any;
-
-beforeAll(async () => {
-  gateway = await startGateway({
-    ...process.env,
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-  });
-  doc = await (await fetch(`${gateway.url}/openapi.json`)).json();
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-});
+const openapi = servedOpenApi();
 
 type Schema = Record<string, any>;
 
 function requestBodies(): [string, Schema][] {
-  return Object.values(doc.paths).flatMap((item: any) =>
-    Object.values(item)
-      .filter((op: any) => op.requestBody)
-      .map((op: any): [string, Schema] => [
-        op.operationId,
-        op.requestBody.content['application/json'].schema,
-      ]),
-  );
+  return openapi
+    .operations()
+    .filter((op) => op.requestBody)
+    .map((op): [string, Schema] => [op.operationId, op.requestBody.content['application/json'].schema]);
 }
 
 /** Every property schema under `schema`, by its path; a free-form object (userData) is not entered. */
@@ -62,8 +43,9 @@ describe('/openapi.json states the input rules of the contracts', () => {
 
   it('states the amount bounds, the userData size and the page size', () => {
     const transfer =
-      doc.paths['/api/v1/laas/coins/transfer-to-user-wallet'].post.requestBody.content['application/json']
-        .schema;
+      openapi.doc().paths['/api/v1/laas/coins/transfer-to-user-wallet'].post.requestBody.content[
+        'application/json'
+      ].schema;
     expect(transfer.properties.coins).toMatchObject({
       minimum: 0.01,
       maximum: 1_000_000_000,
@@ -71,12 +53,14 @@ describe('/openapi.json states the input rules of the contracts', () => {
     });
     expect(transfer.properties.narration).toMatchObject({ maxLength: 500, pattern: '^\\P{Cc}*$' });
     const onboard =
-      doc.paths['/api/v1/laas/onboard-users'].post.requestBody.content['application/json'].schema;
+      openapi.doc().paths['/api/v1/laas/onboard-users'].post.requestBody.content['application/json'].schema;
     expect(onboard.properties.users.maxItems).toBe(100_000);
     expect(onboard.properties.users.items.properties.userData.description).toContain(
       String(MAX_USER_DATA_BYTES),
     );
-    const limit = doc.paths['/api/v1/laas/rules'].get.parameters.find((p: Schema) => p.name === 'limit');
+    const limit = openapi
+      .doc()
+      .paths['/api/v1/laas/rules'].get.parameters.find((p: Schema) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
   });
 });

@@ -1,37 +1,18 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { allOperations } from '@coin/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Gateway, startGateway } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { servedOpenApi } from './support/served-openapi.ts';
 
-let gateway: Gateway;
-let doc: any;
-
-beforeAll(async () => {
-  gateway = await startGateway({
-    ...process.env,
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'https://rewards.example.com',
-  });
-  doc = await (await fetch(`${gateway.url}/openapi.json`)).json();
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-});
-
-type Op = { operationId: string; description?: string; responses: Record<string, any>; requestBody?: any };
-
-function operations(): Op[] {
-  return Object.values(doc.paths).flatMap((item: any) => Object.values(item) as Op[]);
-}
+const openapi = servedOpenApi({ PUBLIC_URL: 'https://rewards.example.com' });
+const operations = openapi.operations;
 
 describe('/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document (swagger-parser)', async () => {
-    const api = await SwaggerParser.validate(structuredClone(doc));
+    const api = await SwaggerParser.validate(structuredClone(openapi.doc()));
     expect((api as { openapi?: string }).openapi).toBe('3.1.0');
-    expect(doc.servers).toEqual([{ url: 'https://rewards.example.com', description: 'This gateway' }]);
+    expect(openapi.doc().servers).toEqual([
+      { url: 'https://rewards.example.com', description: 'This gateway' },
+    ]);
   });
 
   it('documents every HTTP operation with a description, examples and every error code', () => {
@@ -60,7 +41,7 @@ describe('/openapi.json', () => {
     }
     const appErrorCodes = new Set([...codes].map((c) => c.split(' ')[1]).filter(Boolean));
     console.log(
-      `openapi: ${ops.length} operations (${ids.size} ids), ${examples} examples, ${codes.size} status/appErrorCode pairs (${appErrorCodes.size} appErrorCode values), ${Object.keys(doc.webhooks).length} webhook`,
+      `openapi: ${ops.length} operations (${ids.size} ids), ${examples} examples, ${codes.size} status/appErrorCode pairs (${appErrorCodes.size} appErrorCode values), ${Object.keys(openapi.doc().webhooks).length} webhook`,
     );
     expect(codes).toContain('422 INSUFFICIENT_BALANCE');
     expect(codes).toContain('409 ');
@@ -68,7 +49,7 @@ describe('/openapi.json', () => {
   });
 
   it('describes fields, the transfer errors, the rate-limit headers and the USER_ONBOARDING webhook', () => {
-    const transfer = doc.paths['/api/v1/laas/coins/transfer-from-user-wallet'].post;
+    const transfer = openapi.doc().paths['/api/v1/laas/coins/transfer-from-user-wallet'].post;
     const body = transfer.requestBody.content['application/json'].schema;
     expect(body.properties.userId.description).toMatch(/UUID you chose/);
     expect(transfer.parameters.map((p: any) => p.$ref ?? p.name)).toContain(
@@ -79,10 +60,10 @@ describe('/openapi.json', () => {
         .enum,
     ).toEqual(['INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT']);
     expect(transfer.responses['503'].headers['Retry-After']).toBeDefined();
-    const login = doc.paths['/api/v1/ufel/partners/login'].post;
+    const login = openapi.doc().paths['/api/v1/ufel/partners/login'].post;
     expect(Object.keys(login.responses['200'].headers)).toContain('x-ratelimit-remaining');
     expect(login.responses['429'].headers['Retry-After']).toBeDefined();
-    const hook = doc.webhooks.USER_ONBOARDING.post;
+    const hook = openapi.doc().webhooks.USER_ONBOARDING.post;
     expect(hook.parameters.map((p: any) => p.name)).toEqual([
       'webhook-id',
       'webhook-timestamp',

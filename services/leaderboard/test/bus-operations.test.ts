@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, leaderboard, type TransferCompletedEvent } from '@coin/contracts';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderboard } from '../src/service.ts';
@@ -31,16 +31,6 @@ async function credit(partnerId: string, userId: string, coins: string) {
   };
   const subject = namesOf(svc.nc).event(EVENT_SUBJECTS.transferCompleted);
   await jetstream(svc.nc).publish(subject, JSON.stringify(event), { msgID: event.eventId });
-}
-
-async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('leaderboard over the bus', () => {

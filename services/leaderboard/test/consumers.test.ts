@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { callOperation, connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, leaderboard } from '@coin/contracts';
 import { listParked, type ParkedEvent } from '@coin/events';
-import { databaseOutage, type Stack, startStack } from '@coin/testing';
-import { jetstream } from '@nats-io/jetstream';
+import { databaseOutage, eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderboard } from '../src/index.ts';
 
@@ -12,22 +10,17 @@ import { startLeaderboard } from '../src/index.ts';
  * onboarding publish), observed through the service's own bus operations.
  */
 
-let stack: Stack;
-let nc: NatsConnection;
+let svc: ServiceAlone;
 
 beforeAll(async () => {
-  stack = await startStack({ services: { leaderboard: startLeaderboard } });
-  nc = await connectBus(stack.env.NATS_URL!, 'leaderboard-consumers-test', stack.env.NATS_NAMESPACE!);
+  svc = await startServiceAlone('leaderboard', startLeaderboard);
 });
 
 afterAll(async () => {
-  await nc?.close();
-  await stack?.stop();
+  await svc?.stop();
 });
 
-async function publish(subject: string, payload: Record<string, unknown>): Promise<void> {
-  await jetstream(nc).publish(namesOf(nc).event(subject), JSON.stringify(payload), { msgID: randomUUID() });
-}
+const publish = (subject: string, payload: Record<string, unknown>) => svc.publish(subject, payload);
 
 function credit(partnerId: string, userId: string, coins: string, eventId = randomUUID()) {
   return {
@@ -57,28 +50,13 @@ function rewarded(partnerId: string, userId: string, points: number) {
 }
 
 async function coinBoard(partnerId: string) {
-  const page = await callOperation(
-    nc,
-    leaderboard.coinLeaderboard,
-    { partnerId, query: { limit: 100 } as never },
-    { timeoutMs: 5000 },
-  );
+  const page = await svc.call(leaderboard.coinLeaderboard, { partnerId, query: { limit: 100 } as never });
   return Object.fromEntries(page.data.map((e) => [e.userId, e.coins]));
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function parked(durable: string): Promise<ParkedEvent[]> {
   const out: ParkedEvent[] = [];
-  for await (const p of listParked(nc, durable)) out.push(p);
+  for await (const p of listParked(svc.nc, durable)) out.push(p);
   return out;
 }
 
@@ -107,7 +85,7 @@ describe('leaderboard consumers', () => {
     await publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, users[0], '1.00'));
     await eventually(async () => ((await coinBoard(partnerId))[users[0]] === '1.00' ? true : undefined));
 
-    const outage = await databaseOutage(stack.env.LEADERBOARD_DATABASE_URL!);
+    const outage = await databaseOutage(svc.env.LEADERBOARD_DATABASE_URL!);
     try {
       for (let i = 0; i < 20; i++) {
         const event = credit(partnerId, users[i % users.length], '1.00');
@@ -151,12 +129,7 @@ describe('leaderboard consumers', () => {
     for (const [i, u] of users.entries())
       await publish(EVENT_SUBJECTS.ruleRewarded, rewarded(partnerId, u.userId, 100 + i));
     const page = await eventually(async () => {
-      const p = await callOperation(
-        nc,
-        leaderboard.pointsLeaderboard,
-        { partnerId, query: { take: 100 } as never },
-        { timeoutMs: 5000 },
-      );
+      const p = await svc.call(leaderboard.pointsLeaderboard, { partnerId, query: { take: 100 } as never });
       return p.data.length === users.length && p.data.every((e) => e.user) ? p : undefined;
     });
     expect(JSON.stringify(page).length).toBeGreaterThan(1024 * 1024);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { onboarding } from '@coin/contracts';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASON_ALREADY_STORED } from '../src/processing/process-chunk.ts';
 import { startOnboarding } from '../src/service.ts';
@@ -14,16 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop();
 });
-
-async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function onboarded(partnerId: string, users: { userId: string; userData: Record<string, unknown> }[]) {
   const { requestId } = await svc.call(onboarding.onboardUsers, { partnerId, body: { users } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { onboarding, rules, wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { type ServiceAlone, startServiceAlone, storedUserReply, transferReply } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRules } from '../src/service.ts';
 
@@ -15,54 +15,13 @@ beforeAll(async () => {
   svc = await startServiceAlone('rules', startRules);
   svc.standIn(onboarding.getUser, async ({ body }) => {
     if (!users.has(body.userId)) throw AppError.notFound('user not found');
-    const at = new Date().toISOString();
-    return {
-      id: randomUUID(),
-      userId: body.userId,
-      userData: {},
-      tierId: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    return storedUserReply(body.userId);
   });
   svc.standIn(wallet.transferToUser, async ({ partnerId, body, idempotencyKey }) => {
     const key = `${partnerId}/${idempotencyKey}`;
     const isExisting = payments.has(key);
     if (!isExisting) payments.set(key, { userId: body.userId, coins: body.coins });
-    const at = new Date().toISOString();
-    const party = (id: string) => ({
-      id,
-      fullname_businessName: 'x',
-      email: 'x@example.com',
-      tag: null,
-      userId: id,
-    });
-    return {
-      isExisting,
-      coinsLedger: {
-        id: randomUUID(),
-        userId: body.userId,
-        debitOrCredit: 'CR' as const,
-        coins: body.coins,
-        claimed: false,
-        transactionType: 'transfer',
-        narration: body.narration ?? '',
-        from: party(partnerId),
-        to: party(body.userId),
-        plan: {},
-        paidWithGiftCard: false,
-        giftCardLedger: {},
-        laas: true,
-        charge: 0,
-        refunded: false,
-        balanceAfter: Number(body.coins),
-        createdAt: at,
-        updatedAt: at,
-        reversed: false,
-        status: 'Success' as const,
-        token: null,
-      },
-    };
+    return transferReply({ partnerId, ...body, isExisting });
   });
 });
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { onboarding, rules, wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { type ServiceAlone, startServiceAlone, storedUserReply, transferReply } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRules } from '../src/service.ts';
@@ -23,54 +23,11 @@ beforeAll(async () => {
     REWARD_MAX_ATTEMPTS: '3',
     RULES_CALL_TIMEOUT_MS: '500',
   });
-  svc.standIn(onboarding.getUser, async ({ body }) => {
-    const at = new Date().toISOString();
-    return {
-      id: randomUUID(),
-      userId: body.userId,
-      userData: {},
-      tierId: null,
-      createdAt: at,
-      updatedAt: at,
-    };
-  });
+  svc.standIn(onboarding.getUser, async ({ body }) => storedUserReply(body.userId));
   svc.standIn(wallet.transferToUser, async ({ partnerId, body }) => {
     if (!walletUp) throw AppError.unavailable('wallet is down');
     paid.push(body.userId);
-    const at = new Date().toISOString();
-    const party = (id: string) => ({
-      id,
-      fullname_businessName: 'x',
-      email: 'x@example.com',
-      tag: null,
-      userId: id,
-    });
-    return {
-      isExisting: false,
-      coinsLedger: {
-        id: randomUUID(),
-        userId: body.userId,
-        debitOrCredit: 'CR' as const,
-        coins: body.coins,
-        claimed: false,
-        transactionType: 'transfer',
-        narration: body.narration ?? '',
-        from: party(partnerId),
-        to: party(body.userId),
-        plan: {},
-        paidWithGiftCard: false,
-        giftCardLedger: {},
-        laas: true,
-        charge: 0,
-        refunded: false,
-        balanceAfter: Number(body.coins),
-        createdAt: at,
-        updatedAt: at,
-        reversed: false,
-        status: 'Success' as const,
-        token: null,
-      },
-    };
+    return transferReply({ partnerId, ...body });
   });
 });
 
@@ -78,7 +35,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-/** `npm run parked -w @coin/rules -- …`, against this test's database and namespace. */
+/** `npm run parked -- jobs rules …`, against this test's database and namespace. */
 async function parkedCommand(...args: string[]): Promise<string[]> {
   const { stdout } = await promisify(execFile)(process.execPath, [PARKED_COMMAND, ...args], {
     env: { ...svc.env, LOG_LEVEL: 'silent' },

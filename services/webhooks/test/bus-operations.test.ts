@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, identity, type OnboardingProcessedEvent, webhooks } from '@coin/contracts';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhooks } from '../src/service.ts';
@@ -47,16 +47,6 @@ afterAll(async () => {
   await svc?.stop();
   await new Promise((resolve) => receiver?.close(resolve));
 });
-
-async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function verified(h: IncomingHttpHeaders, body: string): boolean {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');

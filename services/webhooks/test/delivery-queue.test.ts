@@ -52,7 +52,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (endpoint ? endpoint.close(() => resolve()) : resolve()));
 });
 
-/** `npm run parked -w @coin/webhooks -- …`, against this test's database and namespace. */
+/** `npm run parked -- jobs webhooks …`, against this test's database and namespace. */
 async function parkedCommand(...args: string[]): Promise<string[]> {
   const { stdout } = await promisify(execFile)(process.execPath, [PARKED_COMMAND, ...args], {
     env: { ...svc.env, LOG_LEVEL: 'silent' },

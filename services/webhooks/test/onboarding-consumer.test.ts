@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { callOperation, connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, webhooks } from '@coin/contracts';
 import { listParked } from '@coin/events';
-import { databaseOutage, type Stack, startStack } from '@coin/testing';
-import { jetstream } from '@nats-io/jetstream';
+import { databaseOutage, eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhooks } from '../src/index.ts';
 
@@ -12,17 +10,14 @@ import { startWebhooks } from '../src/index.ts';
  * publishes), observed through the service's own listDeliveries operation.
  */
 
-let stack: Stack;
-let nc: NatsConnection;
+let svc: ServiceAlone;
 
 beforeAll(async () => {
-  stack = await startStack({ services: { webhooks: startWebhooks } });
-  nc = await connectBus(stack.env.NATS_URL!, 'webhooks-consumer-test', stack.env.NATS_NAMESPACE!);
+  svc = await startServiceAlone('webhooks', startWebhooks);
 });
 
 afterAll(async () => {
-  await nc?.close();
-  await stack?.stop();
+  await svc?.stop();
 });
 
 function processed(partnerId: string) {
@@ -38,34 +33,12 @@ function processed(partnerId: string) {
   };
 }
 
-async function publish(payload: Record<string, unknown>): Promise<void> {
-  await jetstream(nc).publish(
-    namesOf(nc).event(EVENT_SUBJECTS.onboardingProcessed),
-    JSON.stringify(payload),
-    {
-      msgID: randomUUID(),
-    },
-  );
-}
+const publish = (payload: Record<string, unknown>) =>
+  svc.publish(EVENT_SUBJECTS.onboardingProcessed, payload);
 
 async function deliveries(partnerId: string) {
-  const page = await callOperation(
-    nc,
-    webhooks.listDeliveries,
-    { partnerId, query: { limit: 100 } as never },
-    { timeoutMs: 5000 },
-  );
+  const page = await svc.call(webhooks.listDeliveries, { partnerId, query: { limit: 100 } as never });
   return page.data;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('onboarding consumer', () => {
@@ -80,7 +53,7 @@ describe('onboarding consumer', () => {
     });
     expect(one.eventId).toBe(good.eventId);
     const parked = await eventually(async () => {
-      for await (const p of listParked(nc, 'webhooks-onboarding'))
+      for await (const p of listParked(svc.nc, 'webhooks-onboarding'))
         if (p.payload.includes(partnerId)) return p;
       return undefined;
     });
@@ -100,7 +73,7 @@ describe('onboarding consumer', () => {
   it('stores every event published while its database refuses connections once it is back, each once', async () => {
     const partnerId = randomUUID();
     const events = Array.from({ length: 6 }, () => processed(partnerId));
-    const outage = await databaseOutage(stack.env.WEBHOOKS_DATABASE_URL!);
+    const outage = await databaseOutage(svc.env.WEBHOOKS_DATABASE_URL!);
     try {
       for (const e of events) await publish(e);
       await new Promise((r) => setTimeout(r, 5000));

@@ -1,5 +1,5 @@
 /**
- * `npm run parked -w @coin/identity -- list [queue]` prints its parked jobs with their errors;
+ * `npm run parked -- jobs identity list [queue]` prints its parked jobs with their errors;
  * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
  */
 import { runParkedCommand } from '@coin/jobs';

@@ -1,5 +1,5 @@
 /**
- * `npm run parked -w @coin/leaderboard -- list [queue]` prints its parked outbox rows with their errors;
+ * `npm run parked -- jobs leaderboard list [queue]` prints its parked outbox rows with their errors;
  * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
  */
 import { outboxQueue } from '@coin/events';

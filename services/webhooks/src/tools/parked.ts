@@ -1,5 +1,5 @@
 /**
- * `npm run parked -w @coin/webhooks -- list [queue]` prints its parked jobs and outbox rows with their errors;
+ * `npm run parked -- jobs webhooks list [queue]` prints its parked jobs and outbox rows with their errors;
  * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
  */
 import { outboxQueue } from '@coin/events';
