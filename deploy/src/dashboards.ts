@@ -10,7 +10,7 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * Every `coin_*` metric the code declares: a quoted `'coin_…'` in its sources, as a counter, gauge or
- * histogram `name:` or as the name handed to a helper that declares one (readingGauge, outboxGauge).
+ * histogram `name:` or as the name handed to a helper that declares one (scrapedGauges, backlogGauges).
  */
 export function declaredMetrics(root: string): Set<string> {
   const names = new Set<string>();

@@ -109,8 +109,7 @@ export function checkRunbookCommands(root: string, file = join(root, RUNBOOKS)):
         .flatMap(tsFiles)
         .map((f) => readFileSync(f, 'utf8'))
         .join('\n')}\n${libSources}`;
-      for (const word of words)
-        if (!knows(sources, word)) fail(`${w.name}: ${script} knows no ${word}`);
+      for (const word of words) if (!knows(sources, word)) fail(`${w.name}: ${script} knows no ${word}`);
     }
   }
   return problems;

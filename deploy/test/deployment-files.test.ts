@@ -27,7 +27,7 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   await cp(join(ROOT, 'package.json'), join(dir, 'package.json'));
   await cp(join(ROOT, 'Makefile'), join(dir, 'Makefile'));
   // The code whose metrics and commands the files may name, unchanged: linked, not copied.
-  for (const src of ['libs', 'services', 'backup']) await symlink(join(ROOT, src), join(dir, src));
+  for (const src of ['libs', 'services', 'backup', 'scripts']) await symlink(join(ROOT, src), join(dir, src));
   const target = join(dir, file);
   const before = await readFile(target, 'utf8');
   const after = edit(before);

@@ -25,19 +25,27 @@ export function watchOutbox(service: string, backlog: Backlog): () => void {
   return outboxGauges.watch({ service }, backlog);
 }
 
-const consumerPending = scrapedGauges<'durable', number>(['durable'], {
-  coin_consumer_pending_events: {
-    help: 'Events of a durable JetStream consumer not yet delivered or not yet acknowledged, by durable',
-    value: (n) => n,
-  },
-});
+const consumerPending = scrapedGauges<'durable', number>(
+  ['durable'],
+  [
+    {
+      name: 'coin_consumer_pending_events',
+      help: 'Events of a durable JetStream consumer not yet delivered or not yet acknowledged, by durable',
+      value: (n) => n,
+    },
+  ],
+);
 
-const consumerParked = scrapedGauges<'durable', number>(['durable'], {
-  coin_consumer_parked_events: {
-    help: 'Events a durable JetStream consumer has parked and nobody has replayed yet, by durable',
-    value: (n) => n,
-  },
-});
+const consumerParked = scrapedGauges<'durable', number>(
+  ['durable'],
+  [
+    {
+      name: 'coin_consumer_parked_events',
+      help: 'Events a durable JetStream consumer has parked and nobody has replayed yet, by durable',
+      value: (n) => n,
+    },
+  ],
+);
 
 export const consumerOutcomes = counter({
   name: 'coin_consumer_events_total',

@@ -11,14 +11,19 @@ export function backlogGauges<L extends string>(
   labelNames: readonly L[],
 ): ScrapedGauges<L, QueueReading> {
   const by = `by ${labelNames.join(' and ')}`;
-  return scrapedGauges<L, QueueReading>(labelNames, {
-    [names.pending]: { help: `${work} not finished and not parked, ${by}`, value: (r) => r.pending },
-    [names.oldest]: { help: `Age of the oldest of them (0 when none), ${by}`, value: (r) => r.oldestSeconds },
-    [names.parked]: {
+  return scrapedGauges<L, QueueReading>(labelNames, [
+    { name: names.pending, help: `${work} not finished and not parked, ${by}`, value: (r) => r.pending },
+    {
+      name: names.oldest,
+      help: `Age of the oldest of them (0 when none), ${by}`,
+      value: (r) => r.oldestSeconds,
+    },
+    {
+      name: names.parked,
       help: `${work} parked after their last attempt (listed and replayed by \`npm run parked\`), ${by}`,
       value: (r) => r.parked,
     },
-  });
+  ]);
 }
 
 const queueGauges = backlogGauges(

@@ -1,6 +1,7 @@
 import { gauge, oneReadPerScrape } from './metrics.ts';
 
 export interface ScrapedGauge<R> {
+  name: string;
   help: string;
   value: (reading: R) => number;
 }
@@ -11,16 +12,16 @@ export interface ScrapedGauges<L extends string, R> {
 }
 
 /**
- * Gauges (by name) that report parts of one reading, taken at scrape time from every live source (a
+ * Gauges that report parts of one reading, taken at scrape time from every live source (a
  * queue, an outbox, a consumer), each under its own labels. The gauges of a scrape share one read of
  * a source; a source that cannot answer (its database is down) is left out of that scrape.
  */
 export function scrapedGauges<L extends string, R>(
   labelNames: readonly L[],
-  gauges: Record<string, ScrapedGauge<R>>,
+  gauges: readonly ScrapedGauge<R>[],
 ): ScrapedGauges<L, R> {
   const sources = new Map<string, { labels: Record<L, string>; read: () => Promise<R> }>();
-  const created = Object.entries(gauges).map(([name, { help, value }]) =>
+  const created = gauges.map(({ name, help, value }) =>
     gauge({
       name,
       help,

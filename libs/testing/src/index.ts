@@ -18,10 +18,10 @@ export {
   spawnService,
   startStack,
 } from './stack.ts';
+export { storedUserReply, transferReply } from './stand-in-replies.ts';
 export {
   type ReceivedWebhook,
   startWebhookReceiver,
   verifySignature,
   type WebhookReceiver,
 } from './webhook-receiver.ts';
-export { storedUserReply, transferReply } from './stand-in-replies.ts';
