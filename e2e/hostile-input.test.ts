@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_USER_DATA_BYTES } from '@coin/contracts';
+import { LARGE_REQUEST_BYTES } from '@coin/contracts/validation-pool';
 import type { ApiResponse, Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, indexReady } from './support/leaderboard.ts';
@@ -194,5 +195,40 @@ describe('one rule for the whole body', () => {
       res,
       `userId must be a valid GUID; coins must be at least 0.01; narration ${NO_CONTROLS}; memo is not allowed`,
     );
+  });
+});
+
+describe('a body over 256 KiB, validated on a worker thread, meets the same rules', () => {
+  const users = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      userId: randomUUID(),
+      userData: { n: i } as Record<string, unknown>,
+    }));
+  const large = (body: Record<string, unknown>) => {
+    const raw = JSON.stringify(body);
+    expect(raw.length).toBeGreaterThan(LARGE_REQUEST_BYTES);
+    return stack.api.post(ONBOARD, undefined, { token: partner.accessToken, raw });
+  };
+
+  it('names the wrong fields, refuses malformed JSON and __proto__, takes a valid one', async () => {
+    const bad = users(8_000);
+    bad[7_999]!.userData = { note: 'a\u0000b' };
+    expectInvalid(
+      await large({ users: bad, memo: 1 }),
+      `users[7999].userData must not contain NUL characters or unpaired surrogates; memo is not allowed`,
+    );
+    const raw = JSON.stringify({ users: users(8_000) });
+    const cut = await stack.api.post(ONBOARD, undefined, {
+      token: partner.accessToken,
+      raw: raw.slice(0, -1),
+    });
+    expectInvalid(cut, 'body must be valid JSON');
+    const poisoned = await stack.api.post(ONBOARD, undefined, {
+      token: partner.accessToken,
+      raw: `{"__proto__": {"admin": true}, ${raw.slice(1)}`,
+    });
+    expectInvalid(poisoned, 'body must be valid JSON');
+    const ok = await large({ users: users(8_000).map((u) => ({ ...u, userId: u.userId.toUpperCase() })) });
+    expect(ok.status).toBe(200);
   });
 });
