@@ -28,6 +28,9 @@ export async function startFuzzStack(): Promise<FuzzStack> {
     gateway: startGateway,
     env: {
       AUTH_RATE_LIMIT_MAX: '1000000',
+      // A 10,000-request run takes 30-60 min on a loaded 2-core machine: with the default 15 min the
+      // world's access tokens expired midway and the rest of the run met only 401s.
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,200,1000',
       WEBHOOK_TIMEOUT_MS: '2000',
       // Waits long enough that a loaded shared machine does not answer 503/504 for capacity: what is
