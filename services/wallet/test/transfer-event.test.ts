@@ -151,4 +151,35 @@ describe('the transfer event written by wallet_apply_transfer_batch', () => {
       reversedCreatedAt: new Date(credit.entry.createdAt).toISOString(),
     });
   });
+
+  it("the previous release's wallet_apply_transfers goes through the same batch function", async () => {
+    const partnerId = randomUUID();
+    const userId = randomUUID();
+    await batcher().submit(command(partnerId, userId, { coins: '1.00' }));
+    const item = (c: string) => ({
+      i: 0,
+      p: partnerId,
+      u: userId,
+      dir: 'to_user',
+      c,
+      n: 'old replica',
+      k: null,
+      h: null,
+      fp: party(partnerId),
+      tp: party(userId),
+      tc: {},
+    });
+    const [{ results }] = await boundQuery<{ results: { i: number; outcome: string; entry: any }[] }>(
+      orm.em.fork(),
+      'SELECT wallet_apply_transfers($1::jsonb, 0, $2) AS results',
+      [JSON.stringify([item('2.50')]), 'events.wallet.transferCompleted'],
+    );
+    expect(results).toMatchObject([{ i: 0, outcome: 'done', entry: { coins: 2.5, balance_after: 3.5 } }]);
+    const [treasury] = await boundQuery<{ issued: string; outstanding: string }>(
+      orm.em.fork(),
+      "SELECT sum(issued)::text AS issued, (-sum(balance))::text AS outstanding FROM accounts WHERE partner_id = $1 AND kind = 'partner'",
+      [partnerId],
+    );
+    expect(treasury).toEqual({ issued: '3.50', outstanding: '3.50' });
+  });
 });

@@ -3,6 +3,7 @@ import { Ledger } from './0001-ledger.ts';
 import { TransferBatch } from './0002-transfer-batch.ts';
 import { ReversalsTreasury } from './0003-reversals-treasury.ts';
 import { LedgerChain } from './0004-ledger-chain.ts';
+import { PreviousReleaseBatch } from './0005-previous-release-batch.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
@@ -10,4 +11,5 @@ export const walletMigrations = [
   { name: '0002-transfer-batch', class: TransferBatch },
   { name: '0003-reversals-treasury', class: ReversalsTreasury },
   { name: '0004-ledger-chain', class: LedgerChain },
+  { name: '0005-previous-release-batch', class: PreviousReleaseBatch },
 ];
