@@ -1,7 +1,7 @@
 import { boundQuery, type Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
 import { gauge } from '@coin/telemetry';
-import { type ChainEntry, chainHash, GENESIS_HASH } from './chain.ts';
+import { type ChainEntry, chainEntryFromRow, chainHash, GENESIS_HASH } from './chain.ts';
 
 const unsealed = gauge({
   name: 'coin_ledger_unsealed_entries',
@@ -56,19 +56,7 @@ export function startLedgerSealer(opts: { orm: Database; log: Logger; intervalMs
       for (const r of rows) {
         const partner = r.partner_id as string;
         const head = heads.get(partner) ?? { seq: 0, hash: GENESIS_HASH };
-        const entry: ChainEntry = {
-          seq: head.seq + 1,
-          id: r.id as string,
-          userId: r.user_id as string,
-          transactionType: r.transaction_type as string,
-          debitOrCredit: r.debit_or_credit as string,
-          coins: r.coins as string,
-          balanceAfter: (r.balance_after as string | null) ?? null,
-          narration: r.narration as string,
-          from: r.from_party as Record<string, unknown>,
-          to: r.to_party as Record<string, unknown>,
-          createdAt: r.created_at as string,
-        };
+        const entry: ChainEntry = { ...chainEntryFromRow(r), seq: head.seq + 1 };
         const hash = chainHash(head.hash, entry);
         out.push({ partner, seq: entry.seq, id: entry.id, prev: head.hash, hash });
         heads.set(partner, { seq: entry.seq, hash });
