@@ -3,7 +3,8 @@
  * exposes only what it means to: every Deployment (and, in an overlay, every StatefulSet) has a
  * PodDisruptionBudget and resource requests; an overlay has a default-deny NetworkPolicy, an Ingress
  * for the gateway only, with TLS for every host; and the Postgres pools, at their maximum replicas,
- * stay under the server's max_connections (ConfigMap `postgres-connection-budget`).
+ * stay under the server's max_connections (ConfigMap `postgres-connection-budget`); every service
+ * connects to NATS as its own user (Secret `coin-nats-<service>`) and the server loads those users.
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import type { Problem } from './kubernetes.ts';
 interface Container {
   name: string;
   args?: string[];
-  env?: { name: string; value?: string }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   resources?: { requests?: Record<string, string> };
 }
@@ -164,6 +165,18 @@ export async function checkTopology(
       if (!c.resources?.requests?.cpu || !c.resources?.requests?.memory)
         fail(id, `container ${c.name} requests no cpu and memory`);
   }
+  for (const d of resources.filter((r) => r.kind === 'Deployment'))
+    for (const c of d.spec?.template?.spec?.containers ?? []) {
+      const service = serviceOf(c);
+      const seed = c.env?.find((e) => e.name === 'NATS_NKEY_SEED')?.valueFrom?.secretKeyRef;
+      if (service && (seed?.name !== `coin-nats-${service}` || seed.key !== 'NATS_NKEY_SEED'))
+        fail(`Deployment/${d.metadata.name}`, `takes no NATS_NKEY_SEED from the Secret coin-nats-${service}`);
+    }
+  const natsConf = resources.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'nats')?.data?.[
+    'nats.conf'
+  ];
+  if (natsConf !== undefined && !/^\s*include \.\/auth\/auth\.conf\s*$/m.test(natsConf))
+    fail('ConfigMap/nats', 'the NATS server loads no users (include ./auth/auth.conf): anyone may connect');
   if (opts.overlay) {
     const denies = resources.filter(
       (r) =>

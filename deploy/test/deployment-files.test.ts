@@ -224,6 +224,20 @@ describe('deployment files', () => {
     ]);
   });
 
+  it('refuses a service without its own NATS user and a NATS server that loads no users', async () => {
+    const dir = await brokenCopy('k8s/base/webhooks.yaml', (t) =>
+      t.replace('name: coin-nats-webhooks', 'name: coin-nats-identity'),
+    );
+    const conf = join(dir, 'k8s/base/infra/nats.yaml');
+    await writeFile(conf, (await readFile(conf, 'utf8')).replace('include ./auth/auth.conf', ''));
+    const { problems } = await checkDeployment(dir);
+    expect(problems.map((p) => `${p.source}: ${p.resource}: ${p.message}`)).toEqual([
+      'k8s/base: Deployment/webhooks: takes no NATS_NKEY_SEED from the Secret coin-nats-webhooks',
+      'k8s/base: ConfigMap/nats: the NATS server loads no users (include ./auth/auth.conf): anyone may connect',
+      'k8s/overlays/production: Deployment/webhooks: takes no NATS_NKEY_SEED from the Secret coin-nats-webhooks',
+    ]);
+  });
+
   it('exits non-zero from the command line, naming the problem', async () => {
     const dir = await brokenCopy('k8s/base/gateway.yaml', (t) =>
       t.replace('readinessProbe:', 'readynessProbe:'),
