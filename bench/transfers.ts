@@ -46,7 +46,7 @@ const CONFIGS: { label: string; env: Record<string, string>; issuanceLimit?: num
 ];
 
 /** CPU seconds (user + system) of processes, from /proc. */
-export function cpuSeconds(pids: number[]): number {
+function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
