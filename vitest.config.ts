@@ -16,6 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     teardownTimeout: 30_000,
+    // expect.poll waits on real servers and a real browser; on a loaded 2-core CI machine a page or
+    // a consumer can take several seconds, far past vitest's 1 s default.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
   },
 });
