@@ -29,6 +29,11 @@ COPY --from=deps /app /app
 # Non-root, numeric so Kubernetes can verify runAsNonRoot; the files stay root-owned and read-only.
 USER 10001:10001
 EXPOSE 3000 9464
+# The runtime's memory settings, the same as make up's (libs/startup/src/runtime.ts says why; npm run
+# deploy:check compares them): V8's heap sizing, the compile cache that spares each start the type
+# stripping (in /tmp, writable in every deployment: Kubernetes mounts an emptyDir there), glibc's
+# fixed mmap threshold and two malloc arenas.
+ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_ARENA_MAX=2
 # The OpenTelemetry hook loads first; it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
-ENTRYPOINT ["node", "--import", "@coin/telemetry/register"]
+ENTRYPOINT ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--import", "@coin/telemetry/register"]
 CMD ["services/gateway/src/main.ts"]

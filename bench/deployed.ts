@@ -4,9 +4,11 @@
  * namespace and ports of its own, and each of its processes found by pid for /proc readings.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { freePort, isolatedDatabases } from '@coin/testing';
+import { apiClient, freePort, isolatedDatabases } from '@coin/testing';
+import { registerAndLogin } from '../e2e/support/partners.ts';
+import type { LoadFigures } from './load.ts';
 
 export interface DeployedStack {
   url: string;
@@ -36,6 +38,8 @@ function childrenOf(parent: number): Record<string, number> {
   }
   return found;
 }
+
+const MAKE_UP = 'make up';
 
 export async function startDeployedStack(extraEnv: Record<string, string> = {}): Promise<DeployedStack> {
   const dbs = isolatedDatabases(services);
@@ -70,7 +74,7 @@ export async function startDeployedStack(extraEnv: Record<string, string> = {}):
     );
   });
   await ready;
-  const processes = { 'make up (log relay)': up.pid!, ...childrenOf(up.pid!) };
+  const processes = { [MAKE_UP]: up.pid!, ...childrenOf(up.pid!) };
   return {
     url: `http://127.0.0.1:${port}`,
     env,
@@ -87,7 +91,7 @@ export async function startDeployedStack(extraEnv: Record<string, string> = {}):
 }
 
 /** CPU ticks (user + system, 1/100 s) of one process, from /proc; 0 once it has ended. */
-export function cpuTicks(pid: number): number {
+function cpuTicks(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(fields[11]) + Number(fields[12]);
@@ -97,7 +101,7 @@ export function cpuTicks(pid: number): number {
 }
 
 /** Peak resident set (VmHWM) of one process in MiB, from /proc. */
-export function peakRssMiB(pid: number): number {
+function peakRssMiB(pid: number): number {
   try {
     const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return Number(kb ?? 0) / 1024;
@@ -106,33 +110,74 @@ export function peakRssMiB(pid: number): number {
   }
 }
 
+export interface Window {
+  r: LoadFigures;
+  /** CPU share of one core the load generator (this process) used. */
+  generatorShare: number;
+  /** Process name → CPU ticks used in the window. */
+  ticks: Record<string, number>;
+}
+
+/** A closed loop, with every process's CPU read before and after it. */
+export async function measured(
+  processes: Record<string, number>,
+  loop: () => Promise<LoadFigures>,
+): Promise<Window> {
+  const before = Object.fromEntries(Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid)]));
+  const self = process.cpuUsage();
+  const r = await loop();
+  const used = process.cpuUsage(self);
+  const ticks = Object.fromEntries(
+    Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid) - before[k]]),
+  );
+  return { r, generatorShare: (used.user + used.system) / 1e6 / r.seconds, ticks };
+}
+
+/** CPU milliseconds a process used per successful request of a window. */
+export function cpuMsPer(w: Window, name: string): number {
+  return (w.ticks[name] * 10) / Math.max(1, w.r.ok);
+}
+
 /**
- * A Fastify hello-world in a process of its own (the ceiling of any route on this machine): the
- * gateway's Fastify, no plugins, one route answering {"hello":"world"}.
+ * Per process of the stack, its CPU ms per request of each window (columns headed by the windows'
+ * labels) and its peak RSS (VmHWM, since it started); returns the largest peak of a service (the
+ * make up process itself aside).
  */
-export async function startHelloWorld(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const script = `
-    import Fastify from 'fastify';
-    const app = Fastify({ logger: false });
-    app.get('/', async () => ({ hello: 'world' }));
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    console.log(address);
-  `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: 'services/gateway',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`hello-world exited (${code})`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+export function printProcessTable(
+  processes: Record<string, number>,
+  windows: readonly { label: string; w: Window }[],
+): number {
+  const width = Math.max(14, ...windows.map((c) => c.label.length + 2));
+  console.log(
+    `\n${'process'.padEnd(24)}${windows.map((c) => c.label.padStart(width)).join('')}   peak RSS MiB`,
+  );
+  let maxRss = 0;
+  for (const name of Object.keys(processes)) {
+    const rss = peakRssMiB(processes[name]);
+    if (name !== MAKE_UP) maxRss = Math.max(maxRss, rss);
+    console.log(
+      `${name.padEnd(24)}${windows.map((c) => cpuMsPer(c.w, name).toFixed(3).padStart(width)).join('')}` +
+        `${rss.toFixed(0).padStart(15)}`,
+    );
+  }
+  return maxRss;
+}
+
+const USERS = 1000;
+
+/** A partner registered on the stack with `USERS` users onboarded, each one readable. */
+export async function partnerWithUsers(url: string): Promise<{ token: string; users: string[] }> {
+  const api = apiClient(url);
+  const token = (await registerAndLogin(api)).accessToken;
+  const users = Array.from({ length: USERS }, (_, i) => ({
+    userId: randomUUID(),
+    userData: { fullname: `User ${i}`, email: `user${i}@bench.example` },
+  }));
+  const res = await api.post('/api/v1/laas/onboard-users', { users }, { token });
+  if (res.status !== 200) throw new Error(`onboard-users answered ${res.status}`);
+  for (const { userId } of users) {
+    while ((await api.get(`/api/v1/laas/users/${userId}`, { token })).status !== 200)
+      await new Promise((r) => setTimeout(r, 50));
+  }
+  return { token, users: users.map((u) => u.userId) };
 }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { startIdentity } from '@coin/identity';
-import { startOnboarding } from '@coin/onboarding';
-import { apiClient, isolatedDatabases, spawnGateway, spawnService, startStack } from '@coin/testing';
-import { startWallet } from '@coin/wallet';
+import { apiClient } from '@coin/testing';
 import { EventPublisher } from '../e2e/support/leaderboard.ts';
 import { registerAndLogin } from '../e2e/support/partners.ts';
 import { onboardUsers } from '../e2e/support/rewards.ts';
+import { startDeployedStack } from './deployed.ts';
 import { closedLoop, quantile } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -61,21 +59,15 @@ function load(url: string, token: string, path: string, seconds: number) {
 }
 
 async function run(): Promise<void> {
-  const stack = await startStack({
-    services: { identity: startIdentity, onboarding: startOnboarding, wallet: startWallet },
-    env: { LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000' },
-  });
-  const leaderboardDb = isolatedDatabases(['leaderboard']);
-  const env = { ...stack.env, ...leaderboardDb.env };
-  const leaderboard = await spawnService('leaderboard', env);
-  const gateway = await spawnGateway(env, ['identity', 'onboarding', 'wallet', 'leaderboard']);
-  const events = await EventPublisher.connect(env);
+  const stack = await startDeployedStack();
+  // make up's default server when the environment names none.
+  const events = await EventPublisher.connect({ NATS_URL: 'nats://127.0.0.1:4222', ...stack.env });
   try {
-    const api = apiClient(gateway.url);
+    const api = apiClient(stack.url);
     const partner = await registerAndLogin(api);
     const users = await onboardUsers(api, partner.accessToken, 20);
 
-    const lags = await freshness(gateway.url, partner.accessToken, users);
+    const lags = await freshness(stack.url, partner.accessToken, users);
     console.log(
       `(a) freshness over ${lags.length} transfers (transfer's 200 → on the board): ` +
         `p50 ${quantile(lags, 0.5).toFixed(1)} ms, p99 ${quantile(lags, 0.99).toFixed(1)} ms, ` +
@@ -102,9 +94,9 @@ async function run(): Promise<void> {
       if (page.body?.data?.count === String(BOARD_USERS)) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    await load(gateway.url, reader.accessToken, boardPath, 2);
-    const echo = await load(gateway.url, reader.accessToken, '/api/v1/laas/leaderboard/ping', SECONDS);
-    const board = await load(gateway.url, reader.accessToken, boardPath, SECONDS);
+    await load(stack.url, reader.accessToken, boardPath, 2);
+    const echo = await load(stack.url, reader.accessToken, '/api/v1/laas/leaderboard/ping', SECONDS);
+    const board = await load(stack.url, reader.accessToken, boardPath, SECONDS);
     for (const [label, r] of [
       ['echo (ping)', echo],
       ['coin board p1', board],
@@ -117,10 +109,7 @@ async function run(): Promise<void> {
     );
   } finally {
     await events.close();
-    await gateway.stop();
-    await leaderboard.stop();
     await stack.stop();
-    await leaderboardDb.drop();
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Dispatcher, Pool } from 'undici';
 
 export interface LoadFigures {
@@ -58,4 +59,27 @@ export async function closedLoop(
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
   };
+}
+
+/**
+ * `clients` closed-loop clients sending partner → user transfers of 1.5 coins, each with a fresh
+ * `Idempotency-Key`, to users picked at random.
+ */
+export function transfers(
+  url: string,
+  token: string,
+  users: readonly string[],
+  seconds: number,
+  clients = 64,
+): Promise<LoadFigures> {
+  return closedLoop(url, clients, seconds, () => ({
+    method: 'POST',
+    path: '/api/v1/laas/coins/transfer-to-user-wallet',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({ userId: users[Math.floor(Math.random() * users.length)], coins: 1.5 }),
+  }));
 }

@@ -2,47 +2,28 @@
  * `make bench` scenario `stack`: the whole stack exactly as `make up` starts it (bench/deployed.ts),
  * measured beside its baselines in the same command: pgbench tpcb-like (scale 10, 16 clients), a
  * Fastify hello-world and the gateway→NATS→leaderboard echo. Prints, per process, CPU ms per
- * transfer over the measured window (utime + stime from /proc/<pid>/stat) and peak RSS (VmHWM),
+ * request over each measured window (utime + stime from /proc/<pid>/stat) and peak RSS (VmHWM),
  * the load generator's own CPU share, and the ratios issue 14 names.
  */
 
-import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { apiClient } from '@coin/testing';
-import { registerAndLogin } from '../e2e/support/partners.ts';
-import { cpuTicks, peakRssMiB, startDeployedStack, startHelloWorld } from './deployed.ts';
+import { runPgbench, startHelloWorld } from './baselines.ts';
+import {
+  cpuMsPer,
+  measured,
+  partnerWithUsers,
+  printProcessTable,
+  startDeployedStack,
+  type Window,
+} from './deployed.ts';
 import { freshness } from './leaderboard.ts';
-import { closedLoop, type LoadFigures, quantile } from './load.ts';
+import { closedLoop, type LoadFigures, quantile, transfers } from './load.ts';
 import type { Scenario } from './scenarios.ts';
-import { onboard, runPgbench } from './transfers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CLIENTS = 64;
 const WARM_UP_SECONDS = 3;
 const FRESHNESS_TRANSFERS = 100;
-
-interface Window {
-  r: LoadFigures;
-  /** CPU share of one core the load generator (this process) used. */
-  generatorShare: number;
-  /** Process name → CPU ticks used in the window. */
-  ticks: Record<string, number>;
-}
-
-/** A closed loop, with every process's CPU read before and after it. */
-async function measured(
-  processes: Record<string, number>,
-  loop: () => Promise<LoadFigures>,
-): Promise<Window> {
-  const before = Object.fromEntries(Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid)]));
-  const self = process.cpuUsage();
-  const r = await loop();
-  const used = process.cpuUsage(self);
-  const ticks = Object.fromEntries(
-    Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid) - before[k]]),
-  );
-  return { r, generatorShare: (used.user + used.system) / 1e6 / r.seconds, ticks };
-}
 
 function get(url: string, path: string, token?: string) {
   return () =>
@@ -73,31 +54,15 @@ async function run(): Promise<void> {
 
   const stack = await startDeployedStack();
   try {
-    const api = apiClient(stack.url);
-    const token = (await registerAndLogin(api)).accessToken;
-    const users = await onboard(stack.url, token);
+    const { token, users } = await partnerWithUsers(stack.url);
     // The freshness probe's users get no other transfers, so a board amount that includes the
     // probe's own transfer is the only way to reach the expected total.
     const probeUsers = users.slice(0, 20);
     const loadUsers = users.slice(20);
-    const transfer = (seconds: number) => () =>
-      closedLoop(stack.url, CLIENTS, seconds, () => ({
-        method: 'POST',
-        path: '/api/v1/laas/coins/transfer-to-user-wallet',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({
-          userId: loadUsers[Math.floor(Math.random() * loadUsers.length)],
-          coins: 1.5,
-        }),
-      }));
-    await transfer(WARM_UP_SECONDS)();
+    await transfers(stack.url, token, loadUsers, WARM_UP_SECONDS, CLIENTS);
     // The freshness probe runs during the transfer load, as the issue's target asks.
-    const [transfers, lags] = await Promise.all([
-      measured(stack.processes, transfer(SECONDS)),
+    const [transferWindow, lags] = await Promise.all([
+      measured(stack.processes, () => transfers(stack.url, token, loadUsers, SECONDS, CLIENTS)),
       freshness(stack.url, token, probeUsers, FRESHNESS_TRANSFERS),
     ]);
 
@@ -109,7 +74,7 @@ async function run(): Promise<void> {
     const echo = await measured(stack.processes, get(stack.url, '/api/v1/laas/leaderboard/ping', token));
     const board = await measured(stack.processes, get(stack.url, boardPath, token));
 
-    const t = transfers.r;
+    const t = transferWindow.r;
     console.log(`load average at start: ${load}; ${CLIENTS} clients, ${SECONDS} s per window`);
     console.log(`pgbench tpcb-like, scale 10, 16 clients:   ${pgbenchTps.toFixed(0)} tps`);
     console.log(`fastify hello-world:                      ${line(helloWindow.r)}`);
@@ -118,22 +83,16 @@ async function run(): Promise<void> {
     console.log(`coin board page 1 (${users.length} users):           ${line(board.r)}`);
     console.log(
       `load generator CPU (share of one core):   hello ${helloWindow.generatorShare.toFixed(2)}, ` +
-        `transfers ${transfers.generatorShare.toFixed(2)}, echo ${echo.generatorShare.toFixed(2)}, ` +
+        `transfers ${transferWindow.generatorShare.toFixed(2)}, echo ${echo.generatorShare.toFixed(2)}, ` +
         `board ${board.generatorShare.toFixed(2)}`,
     );
-    console.log('\nprocess                 CPU ms/transfer   CPU ms/echo   CPU ms/board read   peak RSS MiB');
-    let maxRss = 0;
-    for (const name of Object.keys(stack.processes)) {
-      const rss = peakRssMiB(stack.processes[name]);
-      if (name !== 'make up (log relay)') maxRss = Math.max(maxRss, rss);
-      const per = (w: Window) => ((w.ticks[name] * 10) / Math.max(1, w.r.ok)).toFixed(3);
-      console.log(
-        `${name.padEnd(24)}${per(transfers).padStart(15)}${per(echo).padStart(14)}` +
-          `${per(board).padStart(20)}${rss.toFixed(0).padStart(15)}`,
-      );
-    }
+    const maxRss = printProcessTable(stack.processes, [
+      { label: 'CPU ms/transfer', w: transferWindow },
+      { label: 'CPU ms/echo', w: echo },
+      { label: 'CPU ms/board read', w: board },
+    ]);
     console.log(
-      `hello-world             ${((helloWindow.ticks['hello-world'] * 10) / Math.max(1, helloWindow.r.ok)).toFixed(3).padStart(15)} (ms per request)`,
+      `hello-world             ${cpuMsPer(helloWindow, 'hello-world').toFixed(3).padStart(15)} (ms per request)`,
     );
     console.log(`\nratios (issue 14 targets)`);
     console.log(`  transfers / pgbench tps               ${(t.rate / pgbenchTps).toFixed(2)}   (≥ 1.0)`);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_USER_DATA_BYTES } from '@coin/contracts';
 import { LARGE_REQUEST_BYTES } from '@coin/contracts/validation-pool';
-import type { ApiResponse, Stack } from '@coin/testing';
+import { type ApiResponse, eventuallyPasses, type Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, indexReady } from './support/leaderboard.ts';
+import { indexReady } from './support/leaderboard.ts';
 import { onboardWithData } from './support/onboarding.ts';
 import { partnerBody, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { createRule, reward } from './support/rewards.ts';
@@ -149,7 +149,7 @@ describe('an upper-case UUID is the same UUID', () => {
     );
     const now = new Date();
     const board = `coins:${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await stack.api.get(COIN_BOARD, { token: p.accessToken, query: { type: 'earner' } });
       expect(res.body.data.data).toEqual([{ userId: earner, coins: '42.00' }]);
       expect(await indexReady(stack.env.REDIS_URL!, p.partnerId, board)).toBe(true);

@@ -1,8 +1,7 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import type { Stack } from '@coin/testing';
+import { eventuallyPasses, type Stack } from '@coin/testing';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './support/leaderboard.ts';
 import { partnerBody, registerAndLogin } from './support/partners.ts';
 import { activeSigningKey } from './support/signing-keys.ts';
 import { stackWith } from './support/stack.ts';
@@ -382,7 +381,7 @@ describe('operations', () => {
       expectFailure(res, 503, 'SERVICE_UNAVAILABLE');
       expect(elapsed).toBeLessThan(Number(stack.env.REQUEST_TIMEOUT_MS ?? 5000));
       // The gateway reuses one readiness check for a second, so the change shows within about that.
-      await eventually(async () => {
+      await eventuallyPasses(async () => {
         const notReady = await stack.api.get('/ready');
         expect(notReady.status).toBe(503);
         expect(notReady.body.data.error).toContain('identity');
@@ -391,6 +390,6 @@ describe('operations', () => {
     } finally {
       await stack.startService('identity');
     }
-    await eventually(async () => expect((await stack.api.get('/ready')).status).toBe(200));
+    await eventuallyPasses(async () => expect((await stack.api.get('/ready')).status).toBe(200));
   });
 });

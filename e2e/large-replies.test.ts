@@ -1,7 +1,7 @@
-import type { Stack } from '@coin/testing';
+import { eventually, type Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventPublisher } from './support/leaderboard.ts';
-import { eventually, newUsers, onboard } from './support/onboarding.ts';
+import { newUsers, onboard } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { type Stack, spawnService } from '@coin/testing';
+import { eventuallyPasses, type Stack, spawnService } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EventPublisher,
-  eventually,
   forgetPartnerIndex,
   indexReady,
   sumCoins,
@@ -64,7 +63,7 @@ describe('coin leaderboard (events published on the bus, read through the gatewa
   beforeAll(async () => {
     partner = await registerAndLogin(stack.api);
     users = await seedMarch(partner);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await coinBoard(partner, { year: 2024, month: 3, limit: 10 });
       expect(res.body.data.count).toBe('5');
     });
@@ -152,7 +151,7 @@ describe('coin leaderboard (events published on the bus, read through the gatewa
     // The same event again under another Nats-Msg-Id: JetStream's duplicate window does not catch it.
     await events.publish('events.wallet.transferCompleted', event);
     await events.credit(p.partnerId, user, '1', '2024-05-02T00:00:00.000Z');
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await coinBoard(p, { year: 2024, month: 5 });
       expect(res.body.data.data).toEqual([{ userId: user, coins: '6.05' }]);
     });
@@ -175,7 +174,7 @@ describe('points leaderboard', () => {
     await events.reward(partner.partnerId, userIds[0], 10, '2024-06-01T00:00:00.000Z');
     await events.reward(partner.partnerId, userIds[1], 25.5, '2024-06-02T00:00:00.000Z');
     await events.reward(partner.partnerId, userIds[0], 5, '2024-06-03T00:00:00.000Z');
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await stack.api.get(POINTS_BOARD, { token: partner.accessToken });
       expect(res.body.data.data.map((e: any) => e.points)).toEqual([25.5, 15]);
       expect(res.body.data.data.every((e: any) => e.user !== null)).toBe(true);
@@ -265,7 +264,7 @@ describe('losing the Redis index', () => {
       await events.credit(p.partnerId, user, coins, new Date(Date.UTC(2024, 6, 1 + (i % 28))).toISOString());
     }
     const expected = Object.entries(credits).map(([userId, cs]) => ({ userId, coins: sumCoins(cs) }));
-    const before = await eventually(async () => {
+    const before = await eventuallyPasses(async () => {
       const board = await wholeCoinBoard(stack.api, p.accessToken, 2024, 7);
       expect([...board].sort((a, b) => a.userId.localeCompare(b.userId))).toEqual(
         [...expected].sort((a, b) => a.userId.localeCompare(b.userId)),
@@ -276,7 +275,7 @@ describe('losing the Redis index', () => {
     expect(await forgetPartnerIndex(redisUrl, p.partnerId)).toBeGreaterThan(0);
     // The first read after the loss comes from Postgres, in the same order, and starts the rebuild.
     expect(await wholeCoinBoard(stack.api, p.accessToken, 2024, 7)).toEqual(before);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect(await forgetPartnerIndex(redisUrl, p.partnerId)).toBeGreaterThan(0);
     });
     const run = promisify(execFile);
@@ -299,7 +298,7 @@ describe('credits arriving during a rebuild', () => {
     // A board large enough that rebuilding it takes a while.
     const seeded = Array.from({ length: 1500 }, () => randomUUID());
     await Promise.all(seeded.map((u) => events.credit(p.partnerId, u, '1', '2024-09-01T00:00:00.000Z')));
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect(await indexReady(redisUrl, p.partnerId, 'coins:2024-09')).toBe(true);
       expect(await wholeCoinBoard(stack.api, p.accessToken, 2024, 9)).toHaveLength(seeded.length);
     });
@@ -311,7 +310,7 @@ describe('credits arriving during a rebuild', () => {
       wholeCoinBoard(stack.api, p.accessToken, 2024, 9),
       ...late.map((u, i) => events.credit(p.partnerId, u, `${2 + i}`, '2024-09-02T00:00:00.000Z')),
     ]);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect(await indexReady(redisUrl, p.partnerId, 'coins:2024-09')).toBe(true);
       const board = await wholeCoinBoard(stack.api, p.accessToken, 2024, 9);
       expect(board).toHaveLength(seeded.length + late.length);
@@ -343,7 +342,7 @@ describe('a consumer killed mid-stream', () => {
       }
       child = await spawnService('leaderboard', stack.env);
       const expected = new Map([...sums].map(([u, cs]) => [u, sumCoins(cs)]));
-      await eventually(async () => {
+      await eventuallyPasses(async () => {
         const board = await wholeCoinBoard(stack.api, p.accessToken, 2024, 8);
         expect(new Map(board.map((e) => [e.userId, e.coins]))).toEqual(expected);
       }, 30_000);

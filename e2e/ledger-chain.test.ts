@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Stack } from '@coin/testing';
+import { queryDatabase, type Stack, withDatabase } from '@coin/testing';
 import { verifyLedger } from '@coin/wallet';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { onboardUsers, waitFor } from './support/rewards.ts';
@@ -24,25 +23,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function walletDb<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const walletDb = <T = any>(sql: string, params: unknown[] = []) =>
+  queryDatabase<T>(stack.env.WALLET_DATABASE_URL!, sql, params);
 
-async function verify() {
-  const client = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
-  await client.connect();
-  try {
-    return await verifyLedger(client);
-  } finally {
-    await client.end();
-  }
-}
+const verify = () => withDatabase(stack.env.WALLET_DATABASE_URL!, verifyLedger);
 
 /** The partner's script from the README, run as a partner would. */
 function partnerScript() {

@@ -171,11 +171,16 @@ describe('NATS with least-privilege credentials', () => {
     } finally {
       await gateway.close();
     }
-    const [, bigHook] = await receiver.waitFor(2);
+    const hooksOf = (event: string) => receiver.received.filter((r) => r.json.event === event);
+    const bigHook = await waitFor('the second onboarding webhook', async () => hooksOf('USER_ONBOARDING')[1]);
     expect(bigHook.json).toMatchObject({ event: 'USER_ONBOARDING', failed: [] });
 
     const sent = await transfer(api, TO_USER, p.accessToken, { userId: users[1], coins: 7 });
     expect(sent.status).toBe(200);
+    // Webhooks takes the wallet's and the rules' events through its own durables too.
+    await waitFor('the transfer webhook', async () =>
+      hooksOf('COINS_TRANSFERRED').find((r) => r.json.ledgerEntryId === sent.body.data.coinsLedger.id),
+    );
 
     expect((await userLedger(api, p.accessToken, users[0])).length).toBe(1);
     expect((await userLedger(api, p.accessToken, users[1])).length).toBe(1);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
+import { eventually, type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 

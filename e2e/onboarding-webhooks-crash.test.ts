@@ -1,4 +1,5 @@
 import {
+  eventually,
   type IsolatedDatabases,
   isolatedDatabases,
   type ServiceProcess,
@@ -9,7 +10,7 @@ import {
 } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 

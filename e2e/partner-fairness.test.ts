@@ -14,7 +14,7 @@ import {
 } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUsers, onboard, onboardWithData, setWebhook } from './support/onboarding.ts';
-import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith, starters } from './support/stack.ts';
 import { TO_USER, transfer } from './support/wallet.ts';
 
@@ -135,7 +135,8 @@ describe('a hostile or huge request beside another partner (gateway and onboardi
     const other = await registerAndLogin(api);
     const receiver = await startWebhookReceiver();
     receivers.push(receiver);
-    await setWebhook(api, other, receiver.url);
+    // Its transfers would be webhooks too (COINS_TRANSFERRED): the receiver counts request outcomes.
+    await partnerClient(api, other).setWebhook({ url: receiver.url, events: ['USER_ONBOARDING'] });
     const [userId] = await onboardWithData(api, other.accessToken, [{ name: 'Ada' }]);
     await receiver.waitFor(1, 30_000);
 

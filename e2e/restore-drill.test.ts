@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropDatabase } from '@coin/db';
-import type { Stack } from '@coin/testing';
+import { eventuallyPasses, type Stack } from '@coin/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eventually, sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
+import { sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { ledgerOf, queryEach, runCommand, seededRandom, streamEventIds } from './support/restore.ts';
 import { onboardUsers } from './support/rewards.ts';
@@ -156,7 +156,7 @@ describe('restore drill: back up while transfers run, restore into fresh databas
       if (rewards.length)
         expectedPoints.set(userId, Number(sumCoins(rewards.map((e) => e.coins.toFixed(2)))));
     }
-    const boards = await eventually(async () => {
+    const boards = await eventuallyPasses(async () => {
       const coins = await wholeCoinBoard(back.api, token, year, month);
       expect(new Map(coins.map((e) => [e.userId, e.coins]))).toEqual(expectedCoins);
       const points = await wholePointsBoard(back.api, token);

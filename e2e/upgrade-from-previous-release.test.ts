@@ -4,16 +4,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dropDatabase, ensureDatabase } from '@coin/db';
-import type { Stack } from '@coin/testing';
+import { eventuallyPasses, type Stack } from '@coin/testing';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  eventually,
-  forgetPartnerIndex,
-  sumCoins,
-  wholeCoinBoard,
-  wholePointsBoard,
-} from './support/leaderboard.ts';
+import { forgetPartnerIndex, sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { partnerClient } from './support/partners.ts';
 import { ledgerOf, queryEach, runCommand } from './support/restore.ts';
 import { onboardUsers } from './support/rewards.ts';
@@ -175,7 +169,7 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       const rw = entries.filter((e) => e.narration === `reward: ${manifest.ruleName}`);
       if (rw.length) points.set(userId, Number(sumCoins(rw.map((e) => e.coins.toFixed(2)))));
     }
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const coins = await wholeCoinBoard(stack!.api, token, at.getUTCFullYear(), at.getUTCMonth() + 1);
       expect(new Map(coins.map((e) => [e.userId, e.coins]))).toEqual(credits);
       const board = await wholePointsBoard(stack!.api, token);

@@ -4,13 +4,14 @@ import { EVENT_SUBJECTS } from '@coin/contracts';
 import {
   type IsolatedDatabases,
   isolatedDatabases,
+  queryDatabase,
   type ServiceProcess,
   type Stack,
   spawnService,
+  withDatabase,
 } from '@coin/testing';
 import { verifyLedger } from '@coin/wallet';
 import { jetstream } from '@nats-io/jetstream';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardWithData } from './support/onboarding.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
@@ -27,15 +28,8 @@ let partner: RegisteredPartner;
 const TRANSFERS = 300;
 const CLIENTS = 16;
 
-async function walletDb<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: walletDbs.env.WALLET_DATABASE_URL });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const walletDb = <T = any>(sql: string, params: unknown[] = []) =>
+  queryDatabase<T>(walletDbs.env.WALLET_DATABASE_URL, sql, params);
 
 beforeAll(async () => {
   // A wallet that dies mid-request leaves its callers waiting: a short gateway timeout lets them retry.
@@ -136,9 +130,7 @@ describe('wallet killed with SIGKILL during a load of keyed transfers', () => {
     );
     expect(Number(total)).toBe(work.reduce((s, w) => s + w.body.coins, 0));
 
-    const client = new pg.Client({ connectionString: walletDbs.env.WALLET_DATABASE_URL });
-    await client.connect();
-    const report = await verifyLedger(client).finally(() => client.end());
+    const report = await withDatabase(walletDbs.env.WALLET_DATABASE_URL, verifyLedger);
     expect(report.violations).toEqual([]);
     expect(report.entries).toBe(TRANSFERS);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Stack, seededRandom } from '@coin/testing';
+import { eventuallyPasses, type Stack, seededRandom } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
+import { wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { createRule, onboardUsers, reward } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
@@ -159,7 +159,7 @@ describe('reversals', () => {
     expect(paid.status).toBe(200);
     const now = new Date();
     const [y, m] = [now.getUTCFullYear(), now.getUTCMonth() + 1];
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const board = await wholeCoinBoard(stack.api, partner.accessToken, y, m);
       expect(board.find((e: any) => e.userId === userId)).toBeTruthy();
       const points = await wholePointsBoard(stack.api, partner.accessToken);
@@ -168,7 +168,7 @@ describe('reversals', () => {
     const res = await reverse(partner.accessToken, { ledgerEntryId: paid.body.data.coinsLedger.id });
     expect(res.status).toBe(200);
     const started = Date.now();
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const board = await wholeCoinBoard(stack.api, partner.accessToken, y, m);
       expect(board.find((e: any) => e.userId === userId)).toBeUndefined();
       const points = await wholePointsBoard(stack.api, partner.accessToken);

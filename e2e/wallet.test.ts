@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { callOperation, connectBus, type NatsConnection } from '@coin/bus';
 import { wallet } from '@coin/contracts';
-import type { Stack } from '@coin/testing';
+import { queryDatabase, type Stack } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardWithData } from './support/onboarding.ts';
@@ -43,15 +43,8 @@ const TRANSFER_KEYS = [...ENTRY_KEYS, 'reversed', 'status', 'token'].sort();
 const PARTY_KEYS = ['id', 'fullname_businessName', 'email', 'tag', 'userId'].sort();
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-async function walletDb<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const walletDb = <T = any>(sql: string, params: unknown[] = []) =>
+  queryDatabase<T>(stack.env.WALLET_DATABASE_URL!, sql, params);
 
 beforeAll(async () => {
   // The partner's user-details endpoint: `tag=slow` never answers, `tag=grace` answers with details.

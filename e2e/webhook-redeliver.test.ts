@@ -1,6 +1,6 @@
-import { type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
+import { eventually, type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { partnerClient, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 

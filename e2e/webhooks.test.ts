@@ -1,6 +1,12 @@
-import { type Stack, startWebhookReceiver, verifySignature, type WebhookReceiver } from '@coin/testing';
+import {
+  eventually,
+  type Stack,
+  startWebhookReceiver,
+  verifySignature,
+  type WebhookReceiver,
+} from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, newUsers, onboard, setWebhook } from './support/onboarding.ts';
+import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
 import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
@@ -48,6 +54,8 @@ describe('USER_ONBOARDING webhook', () => {
     expect(first.json).toEqual({
       event: 'USER_ONBOARDING',
       status: 'success',
+      occurredAt: expect.any(String),
+      sequence: 1,
       requestId: expect.any(String),
       failed: [],
     });

@@ -8,8 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dropDatabase } from '@coin/db';
-import type { ApiClient, ApiResponse } from '@coin/testing';
-import { eventually, wholeCoinBoard } from '../e2e/support/leaderboard.ts';
+import { type ApiClient, type ApiResponse, eventuallyPasses } from '@coin/testing';
+import { wholeCoinBoard } from '../e2e/support/leaderboard.ts';
 import { registerAndLogin } from '../e2e/support/partners.ts';
 import { createRule, onboardUsers, reward } from '../e2e/support/rewards.ts';
 import { stackWith } from '../e2e/support/stack.ts';
@@ -86,7 +86,7 @@ async function populate(api: ApiClient, email: string, password: string) {
   }
   const now = new Date();
   // Every event applied before the dump, as in a quiet production database.
-  await eventually(async () => {
+  await eventuallyPasses(async () => {
     const board = await wholeCoinBoard(api, token, now.getUTCFullYear(), now.getUTCMonth() + 1);
     if (board.length !== users.length) throw new Error('board not complete yet');
   }, 30_000);

@@ -20,7 +20,7 @@ export interface BackupManifest {
   databases: DatabaseDump[];
 }
 
-export const MANIFEST = 'manifest.json';
+const MANIFEST = 'manifest.json';
 
 export async function writeManifest(dir: string, manifest: BackupManifest): Promise<void> {
   await writeFile(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);

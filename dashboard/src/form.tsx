@@ -20,10 +20,7 @@ export function labelled(labels: Record<string, string>): FieldSpec[] {
  * The API's validation text names its field first (`coinValue must be …`; several joined by `; `):
  * each goes beside its field, the rest in the form's alert.
  */
-export function splitErrors(
-  err: unknown,
-  fields: readonly string[],
-): { fields: FieldErrors; general?: string } {
+function splitErrors(err: unknown, fields: readonly string[]): { fields: FieldErrors; general?: string } {
   if (!(err instanceof CoinApiError))
     return { fields: {}, general: (err as Error)?.message ?? 'something went wrong' };
   const out: FieldErrors = {};

@@ -14,7 +14,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload: run };
 }
 
-export const messageOf = (err: Error) => (err instanceof CoinApiError ? err.error : err.message);
+const messageOf = (err: Error) => (err instanceof CoinApiError ? err.error : err.message);
 
 /**
  * A paginated list: `load(page)` on mount and whenever the page or `deps` change; a change of

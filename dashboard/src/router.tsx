@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export const BASE = '/dashboard';
+const BASE = '/dashboard';
 const listeners = new Set<() => void>();
 
 export function navigate(to: string): void {

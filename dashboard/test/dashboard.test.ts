@@ -241,16 +241,22 @@ describe('partner dashboard in Chromium', () => {
   it('sets a webhook, lists the failed delivery with its attempts, and redelivers it', async () => {
     await go('Webhooks');
     await page.getByLabel('Webhook URL').fill(receiver.url);
+    await page.getByLabel('TREASURY_LOW').uncheck();
     await page.getByRole('button', { name: 'Save webhook' }).click();
     await expect.poll(() => page.getByTestId('webhook-secret').textContent()).toMatch(/^whsec_/);
+    // The kinds saved are the ones ticked when the page is opened again.
+    await go('Users');
+    await go('Webhooks');
+    expect(await page.getByLabel('TREASURY_LOW').isChecked()).toBe(false);
+    expect(await page.getByLabel('USER_ONBOARDING').isChecked()).toBe(true);
     await go('Users');
     await page.getByLabel('Users as JSON').fill(JSON.stringify([{ userId: randomUUID(), userData: {} }]));
     await page.getByRole('button', { name: 'Onboard users' }).click();
     await page.getByText(/received: 1 users/).waitFor();
     await go('Webhooks');
     await page.getByLabel('Show').selectOption('failed');
-    // Ours is the delivery whose two attempts reached the receiver and got its 500s (the CSV requests'
-    // deliveries failed earlier, with no URL set).
+    // Ours is the delivery whose two attempts reached the receiver and got its 500s (the CSV requests
+    // came before a URL was set: nothing was recorded for them).
     await expect
       .poll(
         async () => {

@@ -2,8 +2,8 @@
  * `node deploy/src/check.ts [repo-root]`: renders every kustomize overlay and validates it against
  * the Kubernetes schemas, validates docker-compose.yml against the Compose schema, checks that
  * the Grafana dashboards and the alert rules use only metrics the code declares, that the alert rules
- * are deployed, tested and linked to their runbooks, and that every command a runbook names exists;
- * offline.
+ * are deployed, tested and linked to their runbooks, that every command a runbook names exists,
+ * and that the image and compose run the services with the runtime flags `make up` uses; offline.
  * Each kustomization must also hold its topology (topology.ts): disruption budgets and resource
  * requests, and in an overlay default-deny networking, TLS for the gateway's Ingress only, and a
  * Postgres connection budget that the pools at their maximum replicas fit.
@@ -17,6 +17,7 @@ import { validateCompose } from './compose.ts';
 import { checkDashboards } from './dashboards.ts';
 import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts';
 import { checkRunbookCommands } from './runbooks.ts';
+import { checkRuntimeFlags } from './runtime-flags.ts';
 import { checkTopology, describeBudget } from './topology.ts';
 
 /** `k8s/base` and each `k8s/overlays/<name>`: every directory a platform team may apply. */
@@ -74,6 +75,8 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   checked.push({ source: 'deploy/alerts', resources: 1 });
   problems.push(...checkRunbookCommands(root));
   checked.push({ source: 'docs/runbooks.md', resources: 1 });
+  problems.push(...checkRuntimeFlags(root));
+  checked.push({ source: 'Dockerfile', resources: 1 });
   return { checked, problems, budgets };
 }
 

@@ -93,7 +93,7 @@ async function poolOf(
   return config.DB_POOL_MAX ?? 0;
 }
 
-export async function connectionBudget(root: string, resources: Resource[]): Promise<Budget | Problem[]> {
+async function connectionBudget(root: string, resources: Resource[]): Promise<Budget | Problem[]> {
   const configMaps = new Map(
     resources.filter((r) => r.kind === 'ConfigMap').map((r) => [r.metadata.name, r.data ?? {}]),
   );

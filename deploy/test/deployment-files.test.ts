@@ -26,6 +26,7 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   await cp(join(ROOT, 'docs'), join(dir, 'docs'), { recursive: true });
   await cp(join(ROOT, 'package.json'), join(dir, 'package.json'));
   await cp(join(ROOT, 'Makefile'), join(dir, 'Makefile'));
+  await cp(join(ROOT, 'Dockerfile'), join(dir, 'Dockerfile'));
   // The code whose metrics and commands the files may name, unchanged: linked, not copied.
   for (const src of ['libs', 'services', 'backup', 'scripts']) await symlink(join(ROOT, src), join(dir, src));
   const target = join(dir, file);
@@ -51,6 +52,7 @@ describe('deployment files', () => {
       'deploy/grafana',
       'deploy/alerts',
       'docs/runbooks.md',
+      'Dockerfile',
     ]);
     // Seven deployables, each with a Deployment, Service, HPA and PDB, in both renderings.
     expect(checked[0].resources).toBeGreaterThanOrEqual(28);
@@ -235,6 +237,23 @@ describe('deployment files', () => {
       'k8s/base: Deployment/webhooks: takes no NATS_NKEY_SEED from the Secret coin-nats-webhooks',
       'k8s/base: ConfigMap/nats: the NATS server loads no users (include ./auth/auth.conf): anyone may connect',
       'k8s/overlays/production: Deployment/webhooks: takes no NATS_NKEY_SEED from the Secret coin-nats-webhooks',
+    ]);
+  });
+
+  it('refuses an image or a compose service run without the runtime flags make up uses', async () => {
+    const dir = await brokenCopy('Dockerfile', (t) =>
+      t.replace('"--heap-growing-percent=30", ', '').replace(' MALLOC_MMAP_THRESHOLD_=1048576', ''),
+    );
+    const compose = join(dir, 'docker-compose.yml');
+    await writeFile(
+      compose,
+      (await readFile(compose, 'utf8')).replace('--max-semi-space-size=8 --heap-growing-percent=30 ', ''),
+    );
+    const { problems } = await checkDeployment(dir);
+    expect(problems.map((p) => `${p.source}: ${p.resource}: ${p.message}`)).toEqual([
+      'Dockerfile: ENTRYPOINT: must be ["node","--max-semi-space-size=8","--heap-growing-percent=30","--import","@coin/telemetry/register"] (the runtime flags of @coin/startup/runtime)',
+      'Dockerfile: ENV: must set MALLOC_MMAP_THRESHOLD_=1048576',
+      'docker-compose.yml: x-app entrypoint: must exec node --max-semi-space-size=8 --heap-growing-percent=30 --import @coin/telemetry/register',
     ]);
   });
 

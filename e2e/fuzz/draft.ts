@@ -143,8 +143,13 @@ export interface WireRequest {
   body?: Buffer;
 }
 
+/** A path parameter's text as it goes out: an array's items joined (`[]` is the empty segment). */
+export function paramText(value: unknown): string {
+  return queryText(value).join('');
+}
+
 export function toWire(d: Draft): WireRequest {
-  let path = d.path.replace(/:(\w+)/g, (_m, name: string) => encodePart(queryText(d.params[name]).join('')));
+  let path = d.path.replace(/:(\w+)/g, (_m, name: string) => encodePart(paramText(d.params[name])));
   const search = Object.entries(d.query).flatMap(([k, v]) =>
     queryText(v).map((t) => `${encodePart(k)}=${encodePart(t)}`),
   );

@@ -108,7 +108,7 @@ export const boundaryNumber: fc.Arbitrary<number | RawJson> = fc.oneof(
 );
 
 /** A JSON value of another type than the field expects. */
-export const wrongType: fc.Arbitrary<unknown> = fc
+const wrongType: fc.Arbitrary<unknown> = fc
   .constantFrom(null, true, false, [], {}, [1, 2], { a: 1 }, '1', 1, ['x'], { $gt: '' })
   // A fresh copy each time: mutations edit what they are given in place.
   .map((v) => structuredClone(v));
@@ -135,7 +135,7 @@ export function mangledUuid(uuid: string): fc.Arbitrary<string> {
 }
 
 /** Nesting deep enough to reach recursive parsers' and encoders' stack limits. */
-export const deepJson: fc.Arbitrary<RawJson> = fc
+const deepJson: fc.Arbitrary<RawJson> = fc
   .tuple(fc.integer({ min: 50, max: 20_000 }), fc.boolean())
   .map(([depth, arrays]) =>
     arrays

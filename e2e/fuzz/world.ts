@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiClient, WebhookReceiver } from '@coin/testing';
-import { eventually, newUsers, onboard, setWebhook } from '../support/onboarding.ts';
+import { type ApiClient, eventually, type WebhookReceiver } from '@coin/testing';
+import { newUsers, onboard, setWebhook } from '../support/onboarding.ts';
 import { registerAndLogin } from '../support/partners.ts';
 import type { FuzzWorld } from './draft.ts';
 

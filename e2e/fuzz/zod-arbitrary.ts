@@ -25,6 +25,20 @@ const isOptional = (schema: z.ZodType): boolean => (schema as any)._zod.optin ==
 /** A JSON value such as a partner would put in free-form `userData`. */
 export const jsonValue = fc.jsonValue({ maxDepth: 2 });
 
+/**
+ * One arbitrary per pattern: fast-check builds a table of every character of a pattern's classes when
+ * it makes one (seconds for a class like `[^\u0000-\u001f]`), and the contracts share a few patterns.
+ */
+const matchingArbitraries = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: RegExp): fc.Arbitrary<string> {
+  const key = `${pattern.source}/${pattern.flags}`;
+  const known = matchingArbitraries.get(key);
+  if (known) return known;
+  const arbitrary = fc.stringMatching(pattern);
+  matchingArbitraries.set(key, arbitrary);
+  return arbitrary;
+}
+
 function stringArbitrary(d: Def): fc.Arbitrary<string> {
   const checks = checksOf(d);
   const min = Math.max(0, ...checks.filter((c) => c.check === 'min_length').map((c) => c.minimum));
@@ -49,7 +63,7 @@ function stringArbitrary(d: Def): fc.Arbitrary<string> {
     default:
       break;
   }
-  if (pattern) return fc.stringMatching(pattern).filter((s) => s.length <= Math.max(max, 30));
+  if (pattern) return matching(pattern).filter((s) => s.length <= Math.max(max, 30));
   return fc.string({ minLength: Math.min(min, max), maxLength: Math.max(min, max), unit: 'grapheme' });
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CoinApiError } from '@coin/sdk';
-import type { ApiClient } from '@coin/testing';
+import { type ApiClient, eventually } from '@coin/testing';
 import { type PartnerClient, partnerClient, type RegisteredPartner } from './partners.ts';
 
 type OnboardUser = Parameters<PartnerClient['onboardUsers']>[0]['users'][number];
@@ -38,14 +38,4 @@ export async function onboardWithData(
       15_000,
     );
   return users.map((u) => u.userId);
-}
-
-export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

@@ -10,6 +10,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { publicKeyOf } from '@coin/bus';
+import { runSubcommand } from '@coin/config';
 import { nkeys } from '@nats-io/transport-node';
 import { authorizationConfig, type NatsUser, ROLES, type Role } from './permissions.ts';
 
@@ -50,23 +51,21 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { namespace: { type: 'string', default: '' }, out: { type: 'string' } },
 });
-const [command, dir, role] = positionals;
-try {
-  if (command === 'keys' && dir) {
+await runSubcommand(usage, positionals, {
+  async keys([dir]) {
+    if (!dir) return 'usage';
     const have = new Set((await seedFiles(dir)).map(roleOf));
     for (const r of ROLES) if (!have.has(r)) await writeSeed(join(dir, `${r}.nk`));
-  } else if (command === 'rotate' && dir && role) {
+  },
+  async rotate([dir, role]) {
+    if (!dir || !role) return 'usage';
     const stamp = new Date().toISOString().slice(0, 16).replace(/:/g, '-');
     await writeSeed(join(dir, `${roleOf(role)}.${stamp}.nk`));
-  } else if (command === 'config' && dir) {
+  },
+  async config([dir]) {
+    if (!dir) return 'usage';
     const text = authorizationConfig(await usersIn(dir), values.namespace);
     if (values.out) await writeFile(values.out, text);
     else process.stdout.write(text);
-  } else {
-    console.error(usage);
-    process.exitCode = 2;
-  }
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
-}
+  },
+});

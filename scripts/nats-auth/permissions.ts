@@ -12,7 +12,7 @@ import { parkedNames } from '@coin/events';
 /** Every NATS user kind: a service, the gateway, and the operator's parked-events command. */
 export type Role = Caller | 'operator';
 
-export const SERVICES: readonly ServiceName[] = [...new Set(allOperations.map((op) => op.service))];
+const SERVICES: readonly ServiceName[] = [...new Set(allOperations.map((op) => op.service))];
 export const ROLES: readonly Role[] = ['gateway', ...SERVICES, 'operator'];
 
 export interface Permissions {
@@ -68,7 +68,7 @@ function ownerOf(subject: string): string {
  * ensures at start; the events it publishes (its own `events.<service>.` subjects) and the durables
  * it consumes (EVENT_CONSUMERS), with their consumer and parking API; the hints it sends or hears; and its own reply inboxes.
  */
-export function permissionsOf(role: Role, namespace: string, publicKey: string): Permissions {
+function permissionsOf(role: Role, namespace: string, publicKey: string): Permissions {
   const names = busNames(namespace);
   const events = names.stream;
   const parked = parkedNames(names);

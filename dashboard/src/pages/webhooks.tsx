@@ -14,6 +14,7 @@ function DeliveryView(props: { delivery: Delivery; redeliver: () => void }) {
     <article class="delivery" aria-label={`Delivery ${d.id}`}>
       <h3>
         {d.event} · {d.status} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+        {d.sequence !== null && <> · #{d.sequence}</>}
       </h3>
       <p>
         Created {when(d.createdAt)}
@@ -43,6 +44,7 @@ function DeliveryView(props: { delivery: Delivery; redeliver: () => void }) {
 
 export function Webhooks() {
   const me = useLoad(() => api.getMe(), []);
+  const kinds = useLoad(() => api.listEventKinds(), []);
   const [secret, setSecret] = useState<string>();
   const [status, setStatus] = useState<Status>('');
   const deliveries = usePaged(
@@ -53,23 +55,45 @@ export function Webhooks() {
   return (
     <Page title="Webhooks">
       <Section title="Endpoint">
-        {me.data && (
+        {me.data && kinds.data && (
           <Form
             label="Webhook endpoint"
             fields={[{ name: 'url', label: 'Webhook URL', type: 'url', value: me.data.webhookUrl ?? '' }]}
             submit="Save webhook"
             action={async (v) => {
-              const res = await api.setWebhook({ url: v.url, rotateSecret: v.rotateSecret === 'on' });
+              const all = kinds.data!.data.map((k) => k.event);
+              const chosen = all.filter((k) => v[`event:${k}`] === 'on');
+              // Every kind ticked is sent as no list: kinds added later are then sent too.
+              const events = chosen.length === all.length ? undefined : chosen;
+              const res = await api.setWebhook({ url: v.url, rotateSecret: v.rotateSecret === 'on', events });
               setSecret(res.secret);
               me.reload();
               return 'Webhook saved.';
             }}
           >
             {() => (
-              <div class="field check">
-                <input id="rotate" name="rotateSecret" type="checkbox" />
-                <label for="rotate">Rotate the signing secret</label>
-              </div>
+              <>
+                <div class="field check">
+                  <input id="rotate" name="rotateSecret" type="checkbox" />
+                  <label for="rotate">Rotate the signing secret</label>
+                </div>
+                <fieldset>
+                  <legend>Events sent</legend>
+                  {kinds.data!.data.map((k) => (
+                    <div class="field check" key={k.event}>
+                      <input
+                        id={`event-${k.event}`}
+                        name={`event:${k.event}`}
+                        type="checkbox"
+                        defaultChecked={me.data!.webhookEvents.includes(k.event)}
+                      />
+                      <label for={`event-${k.event}`} title={k.description}>
+                        {k.event}
+                      </label>
+                    </div>
+                  ))}
+                </fieldset>
+              </>
             )}
           </Form>
         )}
@@ -79,6 +103,7 @@ export function Webhooks() {
           </p>
         )}
       </Section>
+      <Alert>{kinds.error}</Alert>
       <Section title="Deliveries">
         <div class="row">
           <StatusFilter

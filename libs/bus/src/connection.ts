@@ -1,5 +1,6 @@
 import { connect, type NatsConnection, nkeyAuthenticator, nkeys } from '@nats-io/transport-node';
 import { bindNames, busNames } from './namespace.ts';
+import { bindReplies } from './replies.ts';
 
 export type { NatsConnection };
 
@@ -33,11 +34,9 @@ export async function connectBus(
   namespace: string,
   nkeySeed?: string,
 ): Promise<NatsConnection> {
+  const inboxPrefix = nkeySeed ? inboxPrefixFor(publicKeyOf(nkeySeed)) : '_INBOX';
   const credentials = nkeySeed
-    ? {
-        authenticator: nkeyAuthenticator(new TextEncoder().encode(nkeySeed)),
-        inboxPrefix: inboxPrefixFor(publicKeyOf(nkeySeed)),
-      }
+    ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(nkeySeed)), inboxPrefix }
     : {};
   const nc = await connect({
     servers: url.split(','),
@@ -45,8 +44,12 @@ export async function connectBus(
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     pingInterval: 10_000,
+    // Otherwise every nats.js request (JetStream publishes) builds two Error objects (stack
+    // captured) up front in case it fails later. A failure still has its own stack.
+    noAsyncTraces: true,
     ...credentials,
   });
   bindNames(nc, busNames(namespace));
+  bindReplies(nc, inboxPrefix);
   return nc;
 }

@@ -1,16 +1,14 @@
 export { broadcast, onBroadcast } from './broadcast.ts';
 export { connectBus, inboxPrefixFor, type NatsConnection, publicKeyOf } from './connection.ts';
 export { pingService, type ServiceInstance } from './discovery.ts';
+export { ensureStreamOnce } from './ensure-stream.ts';
 export { PAYLOAD_STREAM, PAYLOAD_SUBJECT } from './large-payload.ts';
 export { type BusNames, busNames, namesOf } from './namespace.ts';
-export { type CallOptions, callOperation } from './request.ts';
+export { callOperation, callOperationJson } from './request.ts';
 export {
   type BoundHandler,
   type Handler,
-  type HandlerContext,
   handle,
-  type RunningService,
-  type ServeOptions,
   serveOperations,
 } from './serve.ts';
 export { SerializedJson } from './wire.ts';

@@ -1,5 +1,6 @@
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { type NatsConnection, nuid } from '@nats-io/transport-node';
+import { ensureStreamOnce } from './ensure-stream.ts';
 
 /** Set on a request or reply whose body waits in the payload stream: `<id>:<seq>,<seq>,…`. */
 export const PAYLOAD_REF_HEADER = 'Payload-Ref';
@@ -14,29 +15,14 @@ const MAX_AGE_NS = 10 * 60 * 1e9;
 /** Room left in a message for headers (trace context, request id, the direct-get reply's own). */
 const HEADROOM = 64 * 1024;
 
-const ready = new WeakMap<NatsConnection, Promise<void>>();
-
-function ensureStream(nc: NatsConnection): Promise<void> {
-  let r = ready.get(nc);
-  if (!r) {
-    r = (async () => {
-      const jsm = await jetstreamManager(nc);
-      const config = {
-        name: STREAM,
-        subjects: [`${SUBJECT}.>`],
-        retention: RetentionPolicy.Limits,
-        storage: StorageType.Memory,
-        max_age: MAX_AGE_NS,
-        allow_direct: true,
-      };
-      await jsm.streams.add(config).catch(async () => {
-        await jsm.streams.info(STREAM);
-      });
-    })();
-    r.catch(() => ready.delete(nc));
-    ready.set(nc, r);
-  }
-  return r;
+function ensureStream(nc: NatsConnection): Promise<unknown> {
+  return ensureStreamOnce(nc, STREAM, () => ({
+    subjects: [`${SUBJECT}.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.Memory,
+    max_age: MAX_AGE_NS,
+    allow_direct: true,
+  }));
 }
 
 function maxPayload(nc: NatsConnection): number {

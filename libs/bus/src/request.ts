@@ -1,25 +1,17 @@
 import type { CallRequestOf, Operation, ResponseOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { injectTraceContext, messagingSpan } from '@coin/telemetry';
-import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
+import { headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { requestDuration, requestFailures } from './metrics.ts';
 import { namesOf } from './namespace.ts';
+import { failureReason, repliesOf } from './replies.ts';
 import { decodeJson, encodeRequest, REQUEST_ID_HEADER, replyError } from './wire.ts';
 
 export interface CallOptions {
   timeoutMs: number;
   requestId?: string;
-}
-
-type FailureReason = 'no_responders' | 'timeout' | 'unreachable';
-
-function failureReason(err: unknown): FailureReason {
-  if (err instanceof RequestError && err.isNoResponders()) return 'no_responders';
-  if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError))
-    return 'timeout';
-  return 'unreachable';
 }
 
 function toAppError(err: unknown, op: Operation): AppError {
@@ -44,6 +36,19 @@ export async function callOperation<O extends Operation>(
   request: CallRequestOf<O>,
   options: CallOptions,
 ): Promise<ResponseOf<O>> {
+  return decodeJson(await callOperationJson(nc, op, request, options)) as ResponseOf<O>;
+}
+
+/**
+ * `callOperation`'s answer as the JSON the service wrote, not parsed: for a caller that only
+ * forwards it (the gateway puts it into its HTTP answer as it is).
+ */
+export async function callOperationJson<O extends Operation>(
+  nc: NatsConnection,
+  op: O,
+  request: CallRequestOf<O>,
+  options: CallOptions,
+): Promise<Uint8Array> {
   return messagingSpan(
     op.subject,
     { verb: 'request', operation: 'send', kind: SpanKind.CLIENT },
@@ -59,12 +64,9 @@ export async function callOperation<O extends Operation>(
           h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
           payload = new Uint8Array(0);
         }
-        let reply: Awaited<ReturnType<NatsConnection['request']>>;
+        let reply: Msg;
         try {
-          reply = await nc.request(namesOf(nc).subject(op.subject), payload, {
-            timeout: options.timeoutMs,
-            headers: h,
-          });
+          reply = await repliesOf(nc).request(namesOf(nc).subject(op.subject), payload, h, options.timeoutMs);
         } catch (err) {
           requestFailures.inc({ service: op.service, operation: op.name, reason: failureReason(err) });
           throw toAppError(err, op);
@@ -72,7 +74,7 @@ export async function callOperation<O extends Operation>(
         const remote = replyError(reply);
         if (remote) throw remote;
         const ref = reply.headers?.get(PAYLOAD_REF_HEADER);
-        return decodeJson(ref ? await takeOffloaded(nc, ref) : reply.data) as ResponseOf<O>;
+        return ref ? await takeOffloaded(nc, ref) : reply.data;
       } catch (err) {
         const appErr = err instanceof AppError ? err : toAppError(err, op);
         status = appErr.status;

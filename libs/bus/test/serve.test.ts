@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { defineOperation } from '@coin/contracts';
+import { operationsOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { createLogger } from '@coin/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,30 +15,42 @@ import {
 } from '../src/index.ts';
 
 const service = `bustest${randomUUID().slice(0, 8)}` as 'identity';
-const echo = defineOperation({
-  service,
-  name: 'echo',
+const { internal } = operationsOf(service);
+const echo = internal('echo', {
+  partner: false,
+  callers: [],
   schemas: { body: z.object({ text: z.string() }), response: z.object({ text: z.string() }) },
 });
-const whoAmI = defineOperation({
-  service,
-  name: 'whoAmI',
+const whoAmI = internal('whoAmI', {
   partner: true,
+  callers: [],
   schemas: { body: z.object({}), response: z.object({ partnerId: z.string() }) },
 });
-const fail = defineOperation({
-  service,
-  name: 'fail',
+const fail = internal('fail', {
+  partner: false,
+  callers: [],
   schemas: { body: z.object({}), response: z.object({}) },
 });
-const grow = defineOperation({
-  service,
-  name: 'grow',
+const grow = internal('grow', {
+  partner: false,
+  callers: [],
   schemas: { body: z.object({ bytes: z.number().int() }), response: z.object({ text: z.string() }) },
 });
-const crash = defineOperation({
-  service,
-  name: 'crash',
+const crash = internal('crash', {
+  partner: false,
+  callers: [],
+  schemas: { body: z.object({}), response: z.object({}) },
+});
+
+const sleep = internal('sleep', {
+  partner: false,
+  callers: [],
+  schemas: { body: z.object({ ms: z.number().int() }), response: z.object({ slept: z.number() }) },
+});
+/** Declared, never served: nobody answers it. */
+const unserved = internal('unserved', {
+  partner: false,
+  callers: [],
   schemas: { body: z.object({}), response: z.object({}) },
 });
 
@@ -61,6 +73,10 @@ beforeAll(async () => {
       handle(grow, async ({ body }) => ({ text: 'x'.repeat(body.bytes) })),
       handle(fail, async () => {
         throw AppError.unprocessable('SOMETHING', 'it cannot be done');
+      }),
+      handle(sleep, async ({ body }) => {
+        await new Promise((r) => setTimeout(r, body.ms));
+        return { slept: body.ms };
       }),
       handle(crash, async () => {
         await new Promise((r) => setTimeout(r, 5));
@@ -135,6 +151,23 @@ describe('bus request-reply', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err.status).toBe(500);
     expect(JSON.stringify(err.details)).not.toContain('secret');
+  });
+
+  it('answers no responders with 503, no reply in time with 504, and each reply to its own request', async () => {
+    await expect(callOperation(nc, unserved, { body: {} }, { timeoutMs: 2000 })).rejects.toMatchObject({
+      status: 503,
+      details: { error: `${service} service is unavailable` },
+    });
+    await expect(callOperation(nc, sleep, { body: { ms: 300 } }, { timeoutMs: 50 })).rejects.toMatchObject({
+      status: 504,
+      details: { error: `${service} service did not answer in time` },
+    });
+    // Replies arrive in another order than the requests went out; each finds its own caller.
+    const delays = [40, 0, 25, 5, 30, 10];
+    const replies = await Promise.all(
+      delays.map((ms) => callOperation(nc, sleep, { body: { ms } }, { timeoutMs: 2000 })),
+    );
+    expect(replies.map((r) => r.slept)).toEqual(delays);
   });
 
   it('answers the NATS micro protocol: PING, INFO and STATS', async () => {

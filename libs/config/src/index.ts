@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export { runSubcommand } from './command-line.ts';
+
 /**
  * A whole-number setting (a count, milliseconds, seconds): its default and the bounds a value must
  * keep, at least 1 unless `min` says otherwise.
@@ -11,9 +13,6 @@ export function integer(fallback: number, bounds: { min?: number; max?: number }
     .min(bounds.min ?? 1);
   return (bounds.max === undefined ? atLeast : atLeast.max(bounds.max)).default(fallback);
 }
-
-/** `true` or `false`. */
-export const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Settings every process shares; a service extends it with its own. */
 export const baseConfigSchema = z.object({

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { email, guid, isoTimestamp, password, passwordConfirmation } from './common.ts';
-import { defineOperation, type Operation } from './operation.ts';
+import { type Operation, operationsOf } from './operation.ts';
 import { text } from './text.ts';
+
+const { http } = operationsOf('identity');
 
 /** A calendar date `YYYY-MM-DD` that exists and is not in the future. */
 const pastDate = z.iso.date().refine((d) => d <= new Date().toISOString().slice(0, 10), {
@@ -9,7 +11,7 @@ const pastDate = z.iso.date().refine((d) => d <= new Date().toISOString().slice(
 });
 
 /** Tags are handles: compared case-insensitively, stored as typed. */
-export const tag = z
+const tag = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9_]{3,30}$/, { error: 'must be 3 to 30 letters, digits or underscores' });
@@ -94,17 +96,11 @@ export const accountUserEmptyState = {
   laasUserAccountFullyActivated: false,
 } satisfies Partial<AccountUser>;
 
-export const createAccountUser = defineOperation({
-  service: 'identity',
-  name: 'createAccountUser',
-  http: {
-    method: 'POST',
-    path: '/api/v1/user',
-    auth: 'none',
-    rateLimit: 'auth',
-    message: 'user created successfully; check your email for a one-time code to verify it',
-    summary: 'Create an account user; a one-time code is e-mailed to verify the address',
-  },
+export const createAccountUser = http('createAccountUser', 'POST /api/v1/user', {
+  auth: 'none',
+  rateLimit: 'auth',
+  message: 'user created successfully; check your email for a one-time code to verify it',
+  summary: 'Create an account user; a one-time code is e-mailed to verify the address',
   schemas: {
     body: z
       .strictObject({
@@ -130,34 +126,22 @@ export const createAccountUser = defineOperation({
 
 const oneTimeCode = z.string().regex(/^[0-9]{6}$/, { error: 'must be 6 digits' });
 
-export const verifyEmail = defineOperation({
-  service: 'identity',
-  name: 'verifyEmail',
-  http: {
-    method: 'POST',
-    path: '/api/v1/user/verify-email',
-    auth: 'none',
-    rateLimit: 'auth',
-    message: 'email verified successfully',
-    summary: "Verify an account user's e-mail with the one-time code sent to it",
-  },
+export const verifyEmail = http('verifyEmail', 'POST /api/v1/user/verify-email', {
+  auth: 'none',
+  rateLimit: 'auth',
+  message: 'email verified successfully',
+  summary: "Verify an account user's e-mail with the one-time code sent to it",
   schemas: {
     body: z.strictObject({ email, code: oneTimeCode }),
     response: accountUserSchema,
   },
 });
 
-export const resendCode = defineOperation({
-  service: 'identity',
-  name: 'resendCode',
-  http: {
-    method: 'POST',
-    path: '/api/v1/user/resend-code',
-    auth: 'none',
-    rateLimit: 'auth',
-    message: 'a new one-time code has been sent; check your email',
-    summary: 'Send a new one-time code (the previous one stops working); at most one per interval',
-  },
+export const resendCode = http('resendCode', 'POST /api/v1/user/resend-code', {
+  auth: 'none',
+  rateLimit: 'auth',
+  message: 'a new one-time code has been sent; check your email',
+  summary: 'Send a new one-time code (the previous one stops working); at most one per interval',
   schemas: {
     body: z.strictObject({ email }),
     response: z.object({ email: z.string(), emailCodeExpiresAt: isoTimestamp }),

@@ -1,19 +1,14 @@
 import { z } from 'zod';
-import { defineOperation } from './operation.ts';
+import { operationsOf } from './operation.ts';
+
+const { http } = operationsOf('wallet');
 
 const decimal = z.number();
 
 /** Coins you issued to and took back from your users in one calendar month (UTC), by day. */
-export const coinSummary = defineOperation({
-  service: 'wallet',
-  name: 'coinSummary',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/coins/summary',
-    auth: 'partner',
-    message: 'coin summary returned',
-    summary: 'Coins issued and redeemed in a calendar month, with transfers per day',
-  },
+export const coinSummary = http('coinSummary', 'GET /api/v1/laas/coins/summary', {
+  message: 'coin summary returned',
+  summary: 'Coins issued and redeemed in a calendar month, with transfers per day',
   schemas: {
     query: z.object({
       year: z.coerce.number().int().min(2000).max(9999).optional(),

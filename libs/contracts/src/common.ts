@@ -5,7 +5,7 @@ import { text } from './text.ts';
 export const guid = z.guid().toLowerCase();
 
 /** The longest URL a partner may register (redirects, user details, webhook). */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' })
@@ -42,6 +42,22 @@ export const paginationBlock = {
   prevpage: z.number().int().nullable(),
   lastpage: z.number().int(),
 };
+
+/** A page of a list: its `data` and the pagination block, then any fields of the list's own. */
+export function pageOf<I extends z.ZodType, E extends Record<string, z.ZodType> = Record<never, never>>(
+  item: I,
+  extra: E = {} as E,
+) {
+  return z.object({ data: z.array(item), ...paginationBlock, ...extra });
+}
+
+/** A paged list's schemas: `page`/`limit` and the list's own filters in, a page of `item`s out. */
+export function pagedList<I extends z.ZodType, F extends Record<string, z.ZodType> = Record<never, never>>(
+  item: I,
+  filters: F = {} as F,
+) {
+  return { query: z.object({ ...pageQuery, ...filters }), response: pageOf(item) };
+}
 
 /** The specification's pagination block for a page of a list of `count` items. */
 export function paginate(count: number, page: number, limit: number) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { guid, isoTimestamp } from './common.ts';
-import { storedUserSchema } from './onboarding.ts';
+import { onboardingFailureSchema, storedUserSchema } from './onboarding.ts';
 import type { ServiceName } from './operation.ts';
+import { entrySide, transferType } from './wallet.ts';
 
 /**
  * JetStream subjects of the facts services publish (stream EVENTS, `events.<service>.<fact>`).
@@ -18,6 +19,12 @@ export const EVENT_SUBJECTS = {
   transferReversed: 'events.wallet.transferReversed',
   /** Every reward paid by rule. */
   ruleRewarded: 'events.rules.rewarded',
+  /** A rule's last place was taken: the RULE_CAP_REACHED webhook's source. */
+  ruleCapReached: 'events.rules.capReached',
+  /** A user moved to another tier: the USER_TIER_CHANGED webhook's source. */
+  userTierChanged: 'events.onboarding.userTierChanged',
+  /** A partner's outstanding coins crossed TREASURY_LOW_SHARE of its limit upward: TREASURY_LOW's source. */
+  treasuryLow: 'events.wallet.treasuryLow',
 } as const;
 
 /**
@@ -51,49 +58,66 @@ export const EVENT_CONSUMERS = {
     durable: 'webhooks-onboarding',
     subject: EVENT_SUBJECTS.onboardingProcessed,
   },
+  webhooksTransfers: {
+    service: 'webhooks',
+    durable: 'webhooks-transfers',
+    subject: EVENT_SUBJECTS.transferCompleted,
+  },
+  webhooksReversals: {
+    service: 'webhooks',
+    durable: 'webhooks-reversals',
+    subject: EVENT_SUBJECTS.transferReversed,
+  },
+  webhooksRuleCaps: {
+    service: 'webhooks',
+    durable: 'webhooks-rule-caps',
+    subject: EVENT_SUBJECTS.ruleCapReached,
+  },
+  webhooksTierChanges: {
+    service: 'webhooks',
+    durable: 'webhooks-tier-changes',
+    subject: EVENT_SUBJECTS.userTierChanged,
+  },
+  webhooksTreasury: {
+    service: 'webhooks',
+    durable: 'webhooks-treasury',
+    subject: EVENT_SUBJECTS.treasuryLow,
+  },
 } as const satisfies Record<string, { service: ServiceName; durable: string; subject: string }>;
 
 /** Coins travel in events as exact decimal text (at most 2 places), never as floats. */
 const decimalText = z.string().regex(/^\d+(\.\d{1,2})?$/);
 
-export const transferCompletedEvent = z.object({
-  eventId: guid,
-  partnerId: guid,
+/** What every event carries: its id (also its `Nats-Msg-Id`) and the partner it belongs to. */
+const eventBase = z.object({ eventId: guid, partnerId: guid });
+
+/** An event about one ledger entry of a user: its side, coins and time, as the user's wallet sees it. */
+const ledgerEntryEvent = eventBase.extend({
   ledgerEntryId: guid,
   userId: guid,
-  transactionType: z.enum(['partner_user_transfer', 'user_partner_transfer']),
   /** From the user's side: CR when coins reach the user, DE when they leave. */
-  debitOrCredit: z.enum(['CR', 'DE']),
+  debitOrCredit: entrySide,
   coins: decimalText,
   createdAt: isoTimestamp,
 });
+
+export const transferCompletedEvent = ledgerEntryEvent.extend({ transactionType: transferType });
 export type TransferCompletedEvent = z.infer<typeof transferCompletedEvent>;
 
 /**
- * A reversal: the correcting entry (`ledgerEntryId`, parties swapped) of the original
- * (`reversedEntryId`). Consumers undo what the original did: a reversed credit (`debitOrCredit` DE
- * here) leaves the coin leaderboard of the original's month (`reversedCreatedAt`) and, when it paid
- * a rule reward, the points leaderboard.
+ * A reversal: the correcting entry (`ledgerEntryId`, parties swapped; `debitOrCredit` DE when a
+ * credit is reversed, CR for a debit) of the original (`reversedEntryId`). Consumers undo what the
+ * original did: a reversed credit leaves the coin leaderboard of the original's month
+ * (`reversedCreatedAt`) and, when it paid a rule reward, the points leaderboard.
  */
-export const transferReversedEvent = z.object({
-  eventId: guid,
-  partnerId: guid,
-  ledgerEntryId: guid,
-  userId: guid,
-  /** The correcting entry, from the user's side: DE when a credit is reversed, CR for a debit. */
-  debitOrCredit: z.enum(['CR', 'DE']),
-  coins: decimalText,
-  createdAt: isoTimestamp,
+export const transferReversedEvent = ledgerEntryEvent.extend({
   reversedEntryId: guid,
-  reversedTransactionType: z.enum(['partner_user_transfer', 'user_partner_transfer']),
+  reversedTransactionType: transferType,
   reversedRuleReward: z.boolean(),
   reversedCreatedAt: isoTimestamp,
 });
-export type TransferReversedEvent = z.infer<typeof transferReversedEvent>;
 
-export const ruleRewardedEvent = z.object({
-  eventId: guid,
-  partnerId: guid,
+export const ruleRewardedEvent = eventBase.extend({
   ruleId: guid,
   ruleName: z.string(),
   userId: guid,
@@ -104,6 +128,30 @@ export const ruleRewardedEvent = z.object({
   rewardedAt: isoTimestamp,
 });
 export type RuleRewardedEvent = z.infer<typeof ruleRewardedEvent>;
+
+export const ruleCapReachedEvent = eventBase.extend({
+  ruleId: guid,
+  ruleName: z.string(),
+  maxParticipants: z.number().int(),
+  reachedAt: isoTimestamp,
+});
+export type RuleCapReachedEvent = z.infer<typeof ruleCapReachedEvent>;
+
+export const userTierChangedEvent = eventBase.extend({
+  userId: guid,
+  tierId: guid,
+  tierName: z.string(),
+  previousTierId: guid.nullable(),
+  changedAt: isoTimestamp,
+});
+export type UserTierChangedEvent = z.infer<typeof userTierChangedEvent>;
+
+/** Written by the wallet's database (a trigger on the partner's shards), in the transfer's transaction. */
+export const treasuryLowEvent = eventBase.extend({
+  outstanding: decimalText,
+  issuanceLimit: decimalText,
+  crossedAt: isoTimestamp,
+});
 
 /**
  * Every event's JSON payload stays under this many bytes, far below NATS's 1 MB message limit, so
@@ -117,9 +165,7 @@ export const MAX_EVENT_BYTES = 256 * 1024;
  */
 export const USERS_PER_ONBOARDED_EVENT = 500;
 
-export const usersOnboardedEvent = z.object({
-  eventId: guid,
-  partnerId: guid,
+export const usersOnboardedEvent = eventBase.extend({
   requestId: guid,
   users: z.array(storedUserSchema).max(USERS_PER_ONBOARDED_EVENT),
 });
@@ -132,14 +178,12 @@ export type UsersOnboardedEvent = z.infer<typeof usersOnboardedEvent>;
  */
 export const MAX_FAILURES_IN_EVENT = 1_000;
 
-export const onboardingProcessedEvent = z.object({
-  eventId: guid,
-  partnerId: guid,
+export const onboardingProcessedEvent = eventBase.extend({
   requestId: guid,
   event: z.literal('USER_ONBOARDING'),
   status: z.literal('success'),
   /** The first failures, in request order (all of them when `failedCount` ≤ MAX_FAILURES_IN_EVENT). */
-  failed: z.array(z.object({ user: z.string(), reason: z.string() })).max(MAX_FAILURES_IN_EVENT),
+  failed: z.array(onboardingFailureSchema).max(MAX_FAILURES_IN_EVENT),
   failedCount: z.number().int().min(0),
   usersCount: z.number().int().min(1),
 });

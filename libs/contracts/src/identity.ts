@@ -10,14 +10,17 @@ import {
   passwordConfirmation,
   redirectAddress,
 } from './common.ts';
-import { defineOperation } from './operation.ts';
+import { operationsOf } from './operation.ts';
 import { text } from './text.ts';
+import { eventKind } from './webhooks.ts';
+
+const { http, internal } = operationsOf('identity');
 
 /** Names a partner chooses: an application, a partner, an API key. */
 const name200 = text({ max: 200 });
 const token = text({ max: 512 });
 
-export const partnerSchema = z.object({
+const partnerSchema = z.object({
   id: guid,
   partnerId: guid,
   applicationName: z.string(),
@@ -32,17 +35,11 @@ export const partnerSchema = z.object({
 
 const tokensSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
 
-export const registerPartner = defineOperation({
-  service: 'identity',
-  name: 'registerPartner',
-  http: {
-    method: 'POST',
-    path: '/api/v1/ufel/partners',
-    auth: 'none',
-    rateLimit: 'auth',
-    message: 'partner registered successfully',
-    summary: 'Register a partner application',
-  },
+export const registerPartner = http('registerPartner', 'POST /api/v1/ufel/partners', {
+  auth: 'none',
+  rateLimit: 'auth',
+  message: 'partner registered successfully',
+  summary: 'Register a partner application',
   schemas: {
     body: z
       .strictObject({
@@ -65,17 +62,11 @@ export const registerPartner = defineOperation({
   },
 });
 
-export const login = defineOperation({
-  service: 'identity',
-  name: 'login',
-  http: {
-    method: 'POST',
-    path: '/api/v1/ufel/partners/login',
-    auth: 'none',
-    rateLimit: 'auth',
-    message: 'login successful',
-    summary: 'Log a partner in: access and refresh tokens',
-  },
+export const login = http('login', 'POST /api/v1/ufel/partners/login', {
+  auth: 'none',
+  rateLimit: 'auth',
+  message: 'login successful',
+  summary: 'Log a partner in: access and refresh tokens',
   schemas: {
     body: z.strictObject({ email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }),
     response: z.object({
@@ -92,67 +83,58 @@ export const login = defineOperation({
   },
 });
 
-export const refreshTokens = defineOperation({
-  service: 'identity',
-  name: 'refreshTokens',
-  http: {
-    method: 'POST',
-    path: '/api/v1/ufel/partners/refresh',
-    auth: 'none',
-    rateLimit: 'auth',
-    message: 'tokens refreshed',
-    summary: 'Exchange a refresh token for new tokens (rotation; reuse revokes the family)',
-  },
+export const refreshTokens = http('refreshTokens', 'POST /api/v1/ufel/partners/refresh', {
+  auth: 'none',
+  rateLimit: 'auth',
+  message: 'tokens refreshed',
+  summary: 'Exchange a refresh token for new tokens (rotation; reuse revokes the family)',
   schemas: {
     body: z.strictObject({ refreshToken: token }),
     response: z.object({ tokens: tokensSchema }),
   },
 });
 
-export const logout = defineOperation({
-  service: 'identity',
-  name: 'logout',
-  http: {
-    method: 'POST',
-    path: '/api/v1/ufel/partners/logout',
-    auth: 'partner',
-    message: 'logged out',
-    summary: "Revoke a refresh token's family, or every refresh token of the partner",
-  },
+export const logout = http('logout', 'POST /api/v1/ufel/partners/logout', {
+  message: 'logged out',
+  summary: "Revoke a refresh token's family, or every refresh token of the partner",
   schemas: {
     body: z.strictObject({ refreshToken: token.optional() }),
     response: emptyObject,
   },
 });
 
-export const getMe = defineOperation({
-  service: 'identity',
-  name: 'getMe',
-  http: {
-    method: 'GET',
-    path: '/api/v1/ufel/partners/me',
-    auth: 'partner',
-    message: 'partner returned',
-    summary: 'The calling partner',
-  },
+export const getMe = http('getMe', 'GET /api/v1/ufel/partners/me', {
+  message: 'partner returned',
+  summary: 'The calling partner',
   schemas: {
-    response: partnerSchema.extend({ webhookUrl: z.string().nullable(), createdAt: isoTimestamp }),
+    response: partnerSchema.extend({
+      webhookUrl: z.string().nullable(),
+      webhookEvents: z.array(eventKind),
+      createdAt: isoTimestamp,
+    }),
   },
 });
 
-export const setWebhook = defineOperation({
-  service: 'identity',
-  name: 'setWebhook',
-  http: {
-    method: 'PUT',
-    path: '/api/v1/ufel/partners/webhook',
-    auth: 'partner',
-    message: 'webhook updated',
-    summary: 'Set the webhook URL; returns the signing secret (whsec_…)',
-  },
+/**
+ * The event kinds a partner receives: none named means every kind (kinds added later included), so
+ * the stored form is null; a list names some, each at most once.
+ */
+const webhookEvents = z
+  .array(eventKind)
+  .min(1)
+  .max(eventKind.options.length)
+  .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'must not repeat an event kind' });
+
+export const setWebhook = http('setWebhook', 'PUT /api/v1/ufel/partners/webhook', {
+  message: 'webhook updated',
+  summary: 'Set the webhook URL and the events sent to it; returns the signing secret (whsec_…)',
   schemas: {
-    body: z.strictObject({ url: httpUrl, rotateSecret: z.boolean().default(false) }),
-    response: z.object({ url: z.string(), secret: z.string() }),
+    body: z.strictObject({
+      url: httpUrl,
+      rotateSecret: z.boolean().default(false),
+      events: webhookEvents.optional(),
+    }),
+    response: z.object({ url: z.string(), secret: z.string(), events: z.array(eventKind) }),
   },
 });
 
@@ -165,52 +147,29 @@ const apiKeySummary = z.object({
   revokedAt: isoTimestamp.nullable(),
 });
 
-export const createApiKey = defineOperation({
-  service: 'identity',
-  name: 'createApiKey',
-  http: {
-    method: 'POST',
-    path: '/api/v1/ufel/partners/api-keys',
-    auth: 'partner',
-    message: 'api key created',
-    summary: 'Create a secret API key (shown once)',
-  },
+export const createApiKey = http('createApiKey', 'POST /api/v1/ufel/partners/api-keys', {
+  message: 'api key created',
+  summary: 'Create a secret API key (shown once)',
   schemas: {
     body: z.strictObject({ name: text({ max: 100 }) }),
     response: apiKeySummary.extend({ key: z.string() }),
   },
 });
 
-export const listApiKeys = defineOperation({
-  service: 'identity',
-  name: 'listApiKeys',
-  http: {
-    method: 'GET',
-    path: '/api/v1/ufel/partners/api-keys',
-    auth: 'partner',
-    message: 'api keys returned',
-    summary: "The partner's API keys (never the secret)",
-  },
+export const listApiKeys = http('listApiKeys', 'GET /api/v1/ufel/partners/api-keys', {
+  message: 'api keys returned',
+  summary: "The partner's API keys (never the secret)",
   schemas: { response: z.object({ data: z.array(apiKeySummary) }) },
 });
 
-export const revokeApiKey = defineOperation({
-  service: 'identity',
-  name: 'revokeApiKey',
-  http: {
-    method: 'DELETE',
-    path: '/api/v1/ufel/partners/api-keys/:id',
-    auth: 'partner',
-    message: 'api key revoked',
-    summary: 'Revoke an API key',
-  },
+export const revokeApiKey = http('revokeApiKey', 'DELETE /api/v1/ufel/partners/api-keys/:id', {
+  message: 'api key revoked',
+  summary: 'Revoke an API key',
   schemas: { params: z.object({ id: guid }), response: emptyObject },
 });
 
 /** Internal: the gateway resolves a secret API key to its partner. */
-export const verifyApiKey = defineOperation({
-  service: 'identity',
-  name: 'verifyApiKey',
+export const verifyApiKey = internal('verifyApiKey', {
   partner: false,
   callers: ['gateway'],
   schemas: {
@@ -220,9 +179,7 @@ export const verifyApiKey = defineOperation({
 });
 
 /** Internal: the public keys that verify access tokens (the gateway verifies locally). */
-export const getJwks = defineOperation({
-  service: 'identity',
-  name: 'getJwks',
+export const getJwks = internal('getJwks', {
   partner: false,
   callers: ['gateway'],
   schemas: {
@@ -244,9 +201,7 @@ const partnerProfile = z.object({
  * service signs deliveries, so only it may ask: a service that needs the partner's names asks
  * `getPartnerProfile`.
  */
-export const getPartner = defineOperation({
-  service: 'identity',
-  name: 'getPartner',
+export const getPartner = internal('getPartner', {
   partner: true,
   callers: ['webhooks'],
   schemas: {
@@ -254,14 +209,14 @@ export const getPartner = defineOperation({
     response: partnerProfile.extend({
       webhookUrl: z.string().nullable(),
       webhookSecret: z.string().nullable(),
+      /** Null: every kind. */
+      webhookEvents: z.array(eventKind).nullable(),
     }),
   },
 });
 
 /** Internal: the request's partner without its webhook secret (the wallet names transfer parties). */
-export const getPartnerProfile = defineOperation({
-  service: 'identity',
-  name: 'getPartnerProfile',
+export const getPartnerProfile = internal('getPartnerProfile', {
   partner: true,
   callers: ['wallet'],
   schemas: { body: emptyObject, response: partnerProfile },

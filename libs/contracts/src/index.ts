@@ -22,7 +22,6 @@ export * from './text.ts';
 export * from './user-data.ts';
 export {
   formatIssues,
-  formatPath,
   type PartsResult,
   parseRequestParts,
   type RequestParts,

@@ -7,13 +7,15 @@ import {
   pageQuery,
   paginationBlock,
 } from './common.ts';
-import { defineOperation, type Operation } from './operation.ts';
+import { type Operation, operationsOf } from './operation.ts';
+
+const { http } = operationsOf('leaderboard');
 
 /** The earliest year a board can be asked for; a period before any coins exist is simply empty. */
 const MIN_YEAR = 2000;
 const MAX_YEAR = 9999;
 
-export const coinLeaderboardQuery = z.object({
+const coinLeaderboardQuery = z.object({
   ...pageQuery,
   /** Calendar month (1–12, UTC) and year of the board; both default to the current UTC month. */
   month: z.coerce.number().int().min(1).max(12).optional(),
@@ -25,7 +27,7 @@ export const coinLeaderboardQuery = z.object({
 
 const coinPosition = z.object({ userId: guid, amount: z.string(), position: z.number().int() });
 
-export const coinLeaderboardResponse = z.object({
+const coinLeaderboardResponse = z.object({
   /** The `userId` of the query: its coins and 1-based rank; null without a userId or with no coins. */
   userPosition: coinPosition.nullable(),
   data: z.array(z.object({ userId: guid, coins: z.string() })),
@@ -35,20 +37,13 @@ export const coinLeaderboardResponse = z.object({
 });
 
 /** Coins credited to each user in a calendar month, ranked descending. */
-export const coinLeaderboard = defineOperation({
-  service: 'leaderboard',
-  name: 'coinLeaderboard',
-  http: {
-    method: 'GET',
-    path: '/api/v1/coins/partner/ep-leaderboard',
-    auth: 'partner',
-    message: 'leaderboard returned',
-    summary: 'Coins earned by each user in a calendar month, highest first',
-  },
+export const coinLeaderboard = http('coinLeaderboard', 'GET /api/v1/coins/partner/ep-leaderboard', {
+  message: 'leaderboard returned',
+  summary: 'Coins earned by each user in a calendar month, highest first',
   schemas: { query: coinLeaderboardQuery, response: coinLeaderboardResponse },
 });
 
-export const pointsLeaderboardQuery = z.object({
+const pointsLeaderboardQuery = z.object({
   page: pageQuery.page,
   take: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   /** Must be the caller's own partner id when given. */
@@ -65,7 +60,7 @@ export const leaderboardUserSchema = z.object({
   updatedAt: isoTimestamp,
 });
 
-export const pointsEntrySchema = z.object({
+const pointsEntrySchema = z.object({
   id: guid,
   points: z.number(),
   createdAt: isoTimestamp,
@@ -74,23 +69,16 @@ export const pointsEntrySchema = z.object({
   user: leaderboardUserSchema.nullable(),
 });
 
-export const pointsLeaderboardResponse = z.object({
+const pointsLeaderboardResponse = z.object({
   userPosition: z.object({ userId: guid, amount: z.number(), position: z.number().int() }).nullable(),
   data: z.array(pointsEntrySchema),
   ...paginationBlock,
 });
 
 /** All-time points per user of the calling partner, ranked descending. */
-export const pointsLeaderboard = defineOperation({
-  service: 'leaderboard',
-  name: 'pointsLeaderboard',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/leaderboard/new',
-    auth: 'partner',
-    message: 'leaderboard returned',
-    summary: 'All-time points of each user, highest first',
-  },
+export const pointsLeaderboard = http('pointsLeaderboard', 'GET /api/v1/laas/leaderboard/new', {
+  message: 'leaderboard returned',
+  summary: 'All-time points of each user, highest first',
   schemas: { query: pointsLeaderboardQuery, response: pointsLeaderboardResponse },
 });
 
@@ -98,16 +86,9 @@ export const pointsLeaderboard = defineOperation({
  * A liveness probe for partners: answered by the leaderboard service itself, through the same
  * gateway and bus path as the boards, without touching Redis or Postgres.
  */
-export const ping = defineOperation({
-  service: 'leaderboard',
-  name: 'ping',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/leaderboard/ping',
-    auth: 'partner',
-    message: 'pong',
-    summary: 'Liveness probe of the leaderboard service',
-  },
+export const ping = http('ping', 'GET /api/v1/laas/leaderboard/ping', {
+  message: 'pong',
+  summary: 'Liveness probe of the leaderboard service',
   schemas: { response: z.object({ service: z.literal('leaderboard'), time: isoTimestamp }) },
 });
 

@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
-import { defineOperation } from './operation.ts';
+import { guid, isoTimestamp, pagedList, pageOf, pageQuery } from './common.ts';
+import { operationsOf } from './operation.ts';
+
+const { http } = operationsOf('onboarding');
+
+/** A user an onboard-users request could not store, and why. */
+export const onboardingFailureSchema = z.object({ user: z.string(), reason: z.string() });
 
 /** An onboard-users request as a partner follows it: how far it got and how many users failed. */
-export const onboardingRequestSchema = z.object({
+const onboardingRequestSchema = z.object({
   /** The id in the answer's `Location`, and the webhook's `requestId`. */
   id: guid,
   status: z.enum(['pending', 'done']),
@@ -15,40 +20,20 @@ export const onboardingRequestSchema = z.object({
   completedAt: isoTimestamp.nullable(),
 });
 
-export const getOnboardingRequest = defineOperation({
-  service: 'onboarding',
-  name: 'getOnboardingRequest',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/onboarding-requests/:id',
-    auth: 'partner',
-    message: 'onboarding request returned',
-    summary: 'How an onboarding request is going: progress, counts and its failures, a page at a time',
-  },
+export const getOnboardingRequest = http('getOnboardingRequest', 'GET /api/v1/laas/onboarding-requests/:id', {
+  message: 'onboarding request returned',
+  summary: 'How an onboarding request is going: progress, counts and its failures, a page at a time',
   schemas: {
     params: z.object({ id: guid }),
     query: z.object(pageQuery),
     response: onboardingRequestSchema.extend({
-      failures: z.object({
-        data: z.array(z.object({ user: z.string(), reason: z.string() })),
-        ...paginationBlock,
-      }),
+      failures: pageOf(onboardingFailureSchema),
     }),
   },
 });
 
-export const listOnboardingRequests = defineOperation({
-  service: 'onboarding',
-  name: 'listOnboardingRequests',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/onboarding-requests',
-    auth: 'partner',
-    message: 'onboarding requests returned',
-    summary: 'Your onboarding requests, newest first',
-  },
-  schemas: {
-    query: z.object(pageQuery),
-    response: z.object({ data: z.array(onboardingRequestSchema), ...paginationBlock }),
-  },
+export const listOnboardingRequests = http('listOnboardingRequests', 'GET /api/v1/laas/onboarding-requests', {
+  message: 'onboarding requests returned',
+  summary: 'Your onboarding requests, newest first',
+  schemas: pagedList(onboardingRequestSchema),
 });

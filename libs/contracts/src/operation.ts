@@ -103,7 +103,7 @@ type NeedsPartner<D> = D extends { http: { auth: 'partner' } }
     ? true
     : false;
 
-export function defineOperation<const D extends OperationDef<OperationSchemas>>(
+function defineOperation<const D extends OperationDef<OperationSchemas>>(
   def: D,
 ): Operation<D['schemas'], NeedsPartner<D>> {
   const partner = (def.http ? def.http.auth === 'partner' : def.partner === true) as NeedsPartner<D>;
@@ -111,4 +111,55 @@ export function defineOperation<const D extends OperationDef<OperationSchemas>>(
     ...new Set<Caller>([...(def.http ? ['gateway' as const] : []), ...(def.callers ?? [])]),
   ];
   return { ...def, partner, callers, subject: `svc.${def.service}.v1.${def.name}` };
+}
+
+/** An HTTP route as written in the reference: `'GET /api/v1/laas/tiers'`. */
+type Route = `${HttpMethod} /${string}`;
+
+/** What an HTTP operation states beside its route; it needs the calling partner unless `auth: 'none'`. */
+type HttpOperationDecl<S extends OperationSchemas> = Omit<HttpBinding, 'method' | 'path' | 'auth'> & {
+  auth?: 'none';
+  /** Services that call it over the bus besides the gateway. */
+  callers?: readonly Caller[];
+  schemas: S;
+};
+
+/** An internal operation: only the services named call it over the bus. */
+interface InternalOperationDecl<S extends OperationSchemas> {
+  partner: boolean;
+  callers: readonly Caller[];
+  schemas: S;
+}
+
+type PartnerUnlessOpen<D> = D extends { auth: 'none' } ? false : true;
+type PartnerIfSaid<D> = D extends { partner: true } ? true : false;
+
+/**
+ * The declaration functions of one service's operations, so each operation states only what is
+ * its own (its subject, and the gateway's right to call an HTTP one, follow from these).
+ */
+export function operationsOf(service: ServiceName) {
+  return {
+    http<const D extends HttpOperationDecl<OperationSchemas>>(
+      name: string,
+      route: Route,
+      decl: D,
+    ): Operation<D['schemas'], PartnerUnlessOpen<D>> {
+      const { auth = 'partner', callers, schemas, ...binding } = decl;
+      const [method, path] = route.split(' ') as [HttpMethod, string];
+      return defineOperation({
+        service,
+        name,
+        http: { method, path, auth, ...binding },
+        callers,
+        schemas,
+      }) as Operation<D['schemas'], PartnerUnlessOpen<D>>;
+    },
+    internal<const D extends InternalOperationDecl<OperationSchemas>>(
+      name: string,
+      decl: D,
+    ): Operation<D['schemas'], PartnerIfSaid<D>> {
+      return defineOperation({ service, name, ...decl }) as Operation<D['schemas'], PartnerIfSaid<D>>;
+    },
+  };
 }

@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { guid, pageQuery, paginationBlock } from './common.ts';
-import { defineOperation, type Operation } from './operation.ts';
+import { guid, pagedList } from './common.ts';
+import { type Operation, operationsOf } from './operation.ts';
 import { text } from './text.ts';
 import { MAX_COINS_PER_TRANSFER, transferLedgerEntrySchema } from './wallet.ts';
 
-/** The largest participant cap a rule may state. */
-export const MAX_PARTICIPANTS_PER_RULE = 1_000_000_000;
+const { http } = operationsOf('rules');
 
-export const RULE_STATUSES = ['active', 'inactive'] as const;
-export const ruleStatus = z.enum(RULE_STATUSES);
+/** The largest participant cap a rule may state. */
+const MAX_PARTICIPANTS_PER_RULE = 1_000_000_000;
+
+const RULE_STATUSES = ['active', 'inactive'] as const;
+const ruleStatus = z.enum(RULE_STATUSES);
 
 /** The longest numeric text a rule takes (leading zeros included). */
 const MAX_NUMERIC_TEXT_LENGTH = 32;
@@ -47,7 +49,7 @@ const maxNumberOfParticipant = numericText(
     }),
 );
 
-export const ruleName = text({ max: 100 }).refine((s) => s === s.toLowerCase(), {
+const ruleName = text({ max: 100 }).refine((s) => s === s.toLowerCase(), {
   error: 'must be lower case',
 });
 
@@ -67,17 +69,10 @@ export const ruleSchema = z.object({
  */
 export const listedRuleSchema = ruleSchema.extend({ userId: guid, participants: z.number().int() });
 
-export const createRule = defineOperation({
-  service: 'rules',
-  name: 'createRule',
-  http: {
-    method: 'GET',
-    alsoMethods: ['POST'],
-    path: '/api/v1/laas/rules/create-rule',
-    auth: 'partner',
-    message: 'rule created successfully.',
-    summary: 'Create a reward rule (GET with a JSON body, as the specification shows, or POST)',
-  },
+export const createRule = http('createRule', 'GET /api/v1/laas/rules/create-rule', {
+  alsoMethods: ['POST'],
+  message: 'rule created successfully.',
+  summary: 'Create a reward rule (GET with a JSON body, as the specification shows, or POST)',
   schemas: {
     body: z.strictObject({
       name: ruleName,
@@ -90,32 +85,15 @@ export const createRule = defineOperation({
   },
 });
 
-export const listRules = defineOperation({
-  service: 'rules',
-  name: 'listRules',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/rules',
-    auth: 'partner',
-    message: 'rules returned',
-    summary: "The partner's rules, newest first; `status` selects active or inactive ones",
-  },
-  schemas: {
-    query: z.object({ ...pageQuery, status: ruleStatus.optional() }),
-    response: z.object({ data: z.array(listedRuleSchema), ...paginationBlock }),
-  },
+export const listRules = http('listRules', 'GET /api/v1/laas/rules', {
+  message: 'rules returned',
+  summary: "The partner's rules, newest first; `status` selects active or inactive ones",
+  schemas: pagedList(listedRuleSchema, { status: ruleStatus.optional() }),
 });
 
-export const updateRule = defineOperation({
-  service: 'rules',
-  name: 'updateRule',
-  http: {
-    method: 'PATCH',
-    path: '/api/v1/laas/rules/:id',
-    auth: 'partner',
-    message: 'rule updated',
-    summary: 'Activate or deactivate a rule',
-  },
+export const updateRule = http('updateRule', 'PATCH /api/v1/laas/rules/:id', {
+  message: 'rule updated',
+  summary: 'Activate or deactivate a rule',
   schemas: {
     params: z.object({ id: guid }),
     body: z.strictObject({ status: ruleStatus }),
@@ -124,17 +102,10 @@ export const updateRule = defineOperation({
 });
 
 /** The specification's second object `{userId, ruleName}`: pay a user the rule's coins, once. */
-export const rewardUser = defineOperation({
-  service: 'rules',
-  name: 'rewardUser',
-  http: {
-    method: 'POST',
-    path: '/api/v1/laas/rules/reward',
-    auth: 'partner',
-    idempotent: true,
-    message: 'user rewarded',
-    summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
-  },
+export const rewardUser = http('rewardUser', 'POST /api/v1/laas/rules/reward', {
+  idempotent: true,
+  message: 'user rewarded',
+  summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
   schemas: {
     body: z.strictObject({ userId: guid, ruleName: text({ max: 100 }) }),
     response: z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }),

@@ -67,7 +67,7 @@ function describe(iss: Issue): string {
 
 z.config({ customError: (iss) => describe(iss) });
 
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;

@@ -1,28 +1,43 @@
 import { z } from 'zod';
 import { coinSummary } from './coin-summary.ts';
-import { guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
-import { defineOperation, type Operation } from './operation.ts';
+import { guid, isoTimestamp, pageOf, pageQuery } from './common.ts';
+import { type Operation, operationsOf } from './operation.ts';
 import { text } from './text.ts';
+
+const { http } = operationsOf('wallet');
 
 /** The largest number of coins one transfer may move. */
 export const MAX_COINS_PER_TRANSFER = 1_000_000_000;
 
 /** The smallest number of coins one transfer may move. */
-export const MIN_COINS_PER_TRANSFER = 0.01;
+const MIN_COINS_PER_TRANSFER = 0.01;
 
 /** A JSON number's shortest round-trip text (what `String` gives) with at most two decimals. */
 const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
 
 /**
- * An amount of coins, bounded, with at most two decimal places decided on the number's decimal
- * text (1e-9 reads "1e-9", 10.001 reads "10.001"), never on a float tolerance.
+ * A bounded number with at most two decimal places, decided on its decimal text (1e-9 reads
+ * "1e-9", 10.001 reads "10.001"), never on a float tolerance. A number out of bounds is named for
+ * that alone (-5 is not also "more than two decimals").
  */
-export const coinsAmount = z
-  .number()
-  .min(MIN_COINS_PER_TRANSFER, { abort: true })
-  .max(MAX_COINS_PER_TRANSFER, { abort: true })
-  .refine((n) => TWO_DECIMALS.test(String(n)), { error: 'must have at most 2 decimal places' })
-  .meta({ multipleOf: MIN_COINS_PER_TRANSFER });
+function twoDecimalNumber(min: number, max: number) {
+  return z
+    .number()
+    .min(min, { abort: true })
+    .max(max, { abort: true })
+    .refine((n) => TWO_DECIMALS.test(String(n)), { error: 'must have at most 2 decimal places' });
+}
+
+/** An amount of coins. */
+const coinsAmount = twoDecimalNumber(MIN_COINS_PER_TRANSFER, MAX_COINS_PER_TRANSFER).meta({
+  multipleOf: MIN_COINS_PER_TRANSFER,
+});
+
+/** A ledger entry from the user's side: CR when coins reach the user, DE when they leave. */
+export const entrySide = z.enum(['CR', 'DE']);
+
+/** The transfers between a partner and a user (rule rewards are partner → user). */
+export const transferType = z.enum(['partner_user_transfer', 'user_partner_transfer']);
 
 export const partySchema = z.object({
   id: z.string(),
@@ -36,7 +51,7 @@ export const partySchema = z.object({
 export const ledgerEntrySchema = z.object({
   id: guid,
   userId: guid,
-  debitOrCredit: z.enum(['CR', 'DE']),
+  debitOrCredit: entrySide,
   coins: z.number(),
   claimed: z.boolean(),
   transactionType: z.string(),
@@ -85,37 +100,27 @@ const transferResponse = z.object({ isExisting: z.boolean(), coinsLedger: transf
  * Partner → user. Also the internal way other services pay a user (rules' rewards): they call this
  * subject with the partner's id and an idempotency key of their own.
  */
-export const transferToUser = defineOperation({
-  service: 'wallet',
-  name: 'transferToUser',
-  http: {
-    method: 'POST',
-    path: '/api/v1/laas/coins/transfer-to-user-wallet',
-    auth: 'partner',
-    idempotent: true,
-    message: 'coin transferred',
-    summary: "Move coins from the partner to a user's wallet",
-  },
+export const transferToUser = http('transferToUser', 'POST /api/v1/laas/coins/transfer-to-user-wallet', {
+  idempotent: true,
+  message: 'coin transferred',
+  summary: "Move coins from the partner to a user's wallet",
   callers: ['rules'],
   schemas: { body: transferBody, response: transferResponse },
 });
 
-export const transferFromUser = defineOperation({
-  service: 'wallet',
-  name: 'transferFromUser',
-  http: {
-    method: 'POST',
-    path: '/api/v1/laas/coins/transfer-from-user-wallet',
-    auth: 'partner',
+export const transferFromUser = http(
+  'transferFromUser',
+  'POST /api/v1/laas/coins/transfer-from-user-wallet',
+  {
     idempotent: true,
     message: 'coin transferred',
     summary: "Move coins from a user's wallet to the partner",
+    schemas: { body: transferBody, response: transferResponse },
   },
-  schemas: { body: transferBody, response: transferResponse },
-});
+);
 
 /** A history cursor: opaque to partners (the position of the last entry of a page). */
-export const historyCursor = z
+const historyCursor = z
   .string()
   .regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a nextCursor returned by this endpoint' });
 
@@ -124,37 +129,23 @@ export const historyCursor = z
  * previous page's `nextCursor`) the page starts after that entry, whatever arrived meanwhile, and
  * `page` is ignored; `nextCursor` is null on the last page.
  */
-export const getUserTransactions = defineOperation({
-  service: 'wallet',
-  name: 'getUserTransactions',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/coins/get-user-transactions',
-    auth: 'partner',
+export const getUserTransactions = http(
+  'getUserTransactions',
+  'GET /api/v1/laas/coins/get-user-transactions',
+  {
     message: 'transaction history returned',
     summary: "A user's coin ledger entries, newest first, paginated",
+    schemas: {
+      query: z.object({ userId: guid, ...pageQuery, cursor: historyCursor.optional() }),
+      response: pageOf(ledgerEntrySchema, { nextCursor: z.string().nullable() }),
+    },
   },
-  schemas: {
-    query: z.object({ userId: guid, ...pageQuery, cursor: historyCursor.optional() }),
-    response: z.object({
-      data: z.array(ledgerEntrySchema),
-      ...paginationBlock,
-      nextCursor: z.string().nullable(),
-    }),
-  },
-});
+);
 
 /** A user's wallet balance (0 before the first transfer). Unknown user for this partner → 404. */
-export const getBalance = defineOperation({
-  service: 'wallet',
-  name: 'getBalance',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/coins/balance',
-    auth: 'partner',
-    message: 'balance returned',
-    summary: "A user's wallet balance",
-  },
+export const getBalance = http('getBalance', 'GET /api/v1/laas/coins/balance', {
+  message: 'balance returned',
+  summary: "A user's wallet balance",
   schemas: {
     query: z.object({ userId: guid }),
     response: z.object({ userId: guid, coins: z.number() }),
@@ -165,17 +156,10 @@ export const getBalance = defineOperation({
  * Corrects a ledger entry with a new one: parties swapped, same coins, `transactionType: 'reversal'`.
  * At most once per entry; a reversal cannot itself be reversed.
  */
-export const reverseTransfer = defineOperation({
-  service: 'wallet',
-  name: 'reverseTransfer',
-  http: {
-    method: 'POST',
-    path: '/api/v1/laas/coins/reverse',
-    auth: 'partner',
-    idempotent: true,
-    message: 'coin transfer reversed',
-    summary: 'Reverse a transfer or reward with a correcting ledger entry',
-  },
+export const reverseTransfer = http('reverseTransfer', 'POST /api/v1/laas/coins/reverse', {
+  idempotent: true,
+  message: 'coin transfer reversed',
+  summary: 'Reverse a transfer or reward with a correcting ledger entry',
   schemas: {
     body: z.strictObject({
       ledgerEntryId: guid,
@@ -198,45 +182,26 @@ const treasuryResponse = z.object({
   issuanceLimit: z.number().nullable(),
 });
 
-export const getTreasury = defineOperation({
-  service: 'wallet',
-  name: 'getTreasury',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/coins/treasury',
-    auth: 'partner',
-    message: 'treasury returned',
-    summary: 'Coins issued, redeemed and outstanding, and the issuance limit',
-  },
+export const getTreasury = http('getTreasury', 'GET /api/v1/laas/coins/treasury', {
+  message: 'treasury returned',
+  summary: 'Coins issued, redeemed and outstanding, and the issuance limit',
   schemas: { response: treasuryResponse },
 });
 
-export const setTreasury = defineOperation({
-  service: 'wallet',
-  name: 'setTreasury',
-  http: {
-    method: 'PUT',
-    path: '/api/v1/laas/coins/treasury',
-    auth: 'partner',
-    message: 'treasury updated',
-    summary: 'Set or clear the issuance limit',
-  },
+export const setTreasury = http('setTreasury', 'PUT /api/v1/laas/coins/treasury', {
+  message: 'treasury updated',
+  summary: 'Set or clear the issuance limit',
   schemas: {
     body: z.strictObject({
       /** The most coins your users may hold in all; null removes the limit. */
-      issuanceLimit: z
-        .number()
-        .min(0)
-        .max(1e15)
-        .refine((n) => TWO_DECIMALS.test(String(n)), { error: 'must have at most 2 decimal places' })
-        .nullable(),
+      issuanceLimit: twoDecimalNumber(0, 1e15).nullable(),
     }),
     response: treasuryResponse,
   },
 });
 
 /** One entry of a partner's hash chain, with what the chain covers (README, "A ledger you can verify"). */
-export const chainEntrySchema = z.object({
+const chainEntrySchema = z.object({
   /** Position in the partner's chain: 1, 2, … with no gaps. */
   seq: z.number().int(),
   hash: z.string(),
@@ -244,7 +209,7 @@ export const chainEntrySchema = z.object({
   id: guid,
   userId: guid,
   transactionType: z.string(),
-  debitOrCredit: z.enum(['CR', 'DE']),
+  debitOrCredit: entrySide,
   /** Exact decimal text, two places. */
   coins: z.string(),
   balanceAfter: z.string().nullable(),
@@ -254,19 +219,12 @@ export const chainEntrySchema = z.object({
   createdAt: isoTimestamp,
 });
 
-export const MAX_EXPORT_PAGE = 1000;
+const MAX_EXPORT_PAGE = 1000;
 
 /** The partner's sealed ledger in chain order, after position `after` (0: from the start). */
-export const ledgerExport = defineOperation({
-  service: 'wallet',
-  name: 'ledgerExport',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/coins/ledger-export',
-    auth: 'partner',
-    message: 'ledger exported',
-    summary: 'Your sealed ledger entries in hash-chain order, to verify',
-  },
+export const ledgerExport = http('ledgerExport', 'GET /api/v1/laas/coins/ledger-export', {
+  message: 'ledger exported',
+  summary: 'Your sealed ledger entries in hash-chain order, to verify',
   schemas: {
     query: z.object({
       after: z.coerce.number().int().min(0).default(0),

@@ -1,10 +1,82 @@
 import { z } from 'zod';
-import { guid, isoTimestamp, pageQuery, paginationBlock } from './common.ts';
-import { defineOperation, type Operation } from './operation.ts';
+import { guid, isoTimestamp, pagedList } from './common.ts';
+import { onboardingFailureSchema } from './onboarding-requests.ts';
+import { type Operation, operationsOf } from './operation.ts';
+import { entrySide, transferType } from './wallet.ts';
 
-export const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
+const { http } = operationsOf('webhooks');
 
-export const deliveryAttemptSchema = z.object({
+/** Every kind of event a partner's webhook URL receives; a partner subscribes to some or all. */
+export const EVENT_KINDS = [
+  'USER_ONBOARDING',
+  'COINS_TRANSFERRED',
+  'COINS_REVERSED',
+  'RULE_CAP_REACHED',
+  'USER_TIER_CHANGED',
+  'TREASURY_LOW',
+] as const;
+export const eventKind = z.enum(EVENT_KINDS);
+export type EventKind = z.infer<typeof eventKind>;
+
+/** Outstanding coins at or above this share of the issuance limit make TREASURY_LOW. */
+export const TREASURY_LOW_SHARE = 0.8;
+
+/**
+ * What every webhook body carries. `sequence` numbers the partner's deliveries 1, 2, 3… with no gap
+ * and no repeat, counting only the kinds the partner subscribed to when the event was recorded.
+ */
+function payload<K extends EventKind, F extends z.ZodRawShape>(kind: K, fields: F) {
+  return z.object({
+    event: z.literal(kind),
+    status: z.literal('success'),
+    occurredAt: isoTimestamp,
+    sequence: z.number().int().min(1),
+    ...fields,
+  });
+}
+
+/** The body POSTed to the partner for each kind, exactly as sent (`GET /webhooks/events` lists them). */
+export const payloadSchemas = {
+  USER_ONBOARDING: payload('USER_ONBOARDING', {
+    requestId: guid,
+    failed: z.array(onboardingFailureSchema),
+  }),
+  COINS_TRANSFERRED: payload('COINS_TRANSFERRED', {
+    ledgerEntryId: guid,
+    userId: guid,
+    transactionType: transferType,
+    debitOrCredit: entrySide,
+    coins: z.number(),
+  }),
+  COINS_REVERSED: payload('COINS_REVERSED', {
+    ledgerEntryId: guid,
+    userId: guid,
+    debitOrCredit: entrySide,
+    coins: z.number(),
+    reversedEntryId: guid,
+  }),
+  RULE_CAP_REACHED: payload('RULE_CAP_REACHED', {
+    ruleId: guid,
+    ruleName: z.string(),
+    maxNumberOfParticipant: z.number().int(),
+  }),
+  USER_TIER_CHANGED: payload('USER_TIER_CHANGED', {
+    userId: guid,
+    tierId: guid,
+    tierName: z.string(),
+    previousTierId: guid.nullable(),
+  }),
+  TREASURY_LOW: payload('TREASURY_LOW', {
+    outstanding: z.number(),
+    issuanceLimit: z.number(),
+    threshold: z.number(),
+  }),
+} as const satisfies Record<EventKind, z.ZodType>;
+export type EventPayload<K extends EventKind> = z.infer<(typeof payloadSchemas)[K]>;
+
+const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
+
+const deliveryAttemptSchema = z.object({
   attempt: z.number().int(),
   url: z.string().nullable(),
   startedAt: isoTimestamp,
@@ -27,38 +99,39 @@ export const deliverySchema = z.object({
   lastError: z.string().nullable(),
   nextAttemptAt: isoTimestamp.nullable(),
   deliveredAt: isoTimestamp.nullable(),
+  /** The body's `sequence` (null for a delivery recorded before sequences existed). */
+  sequence: z.number().int().nullable(),
   createdAt: isoTimestamp,
   attemptLog: z.array(deliveryAttemptSchema),
 });
 
-export const listDeliveries = defineOperation({
-  service: 'webhooks',
-  name: 'listDeliveries',
-  http: {
-    method: 'GET',
-    path: '/api/v1/laas/webhooks/deliveries',
-    auth: 'partner',
-    message: 'webhook deliveries returned',
-    summary: 'Your webhook deliveries, newest first, with every attempt',
-  },
-  schemas: {
-    query: z.object({ ...pageQuery, status: deliveryStatus.optional() }),
-    response: z.object({ data: z.array(deliverySchema), ...paginationBlock }),
-  },
+export const listDeliveries = http('listDeliveries', 'GET /api/v1/laas/webhooks/deliveries', {
+  message: 'webhook deliveries returned',
+  summary: 'Your webhook deliveries, newest first, with every attempt',
+  schemas: pagedList(deliverySchema, { status: deliveryStatus.optional() }),
 });
 
-export const retryDelivery = defineOperation({
-  service: 'webhooks',
-  name: 'retryDelivery',
-  http: {
-    method: 'POST',
-    path: '/api/v1/laas/webhooks/deliveries/:id/retry',
-    auth: 'partner',
-    message: 'webhook delivery scheduled',
-    summary: 'Redeliver: one more attempt now (also re-enables an endpoint disabled by 410)',
-  },
+export const retryDelivery = http('retryDelivery', 'POST /api/v1/laas/webhooks/deliveries/:id/retry', {
+  message: 'webhook delivery scheduled',
+  summary: 'Redeliver: one more attempt now (also re-enables an endpoint disabled by 410)',
   schemas: { params: z.object({ id: guid }), response: deliverySchema },
 });
 
+export const listEventKinds = http('listEventKinds', 'GET /api/v1/laas/webhooks/events', {
+  message: 'webhook events returned',
+  summary: 'The kinds of webhook events, each with the JSON Schema of its body',
+  schemas: {
+    response: z.object({
+      data: z.array(
+        z.object({
+          event: eventKind,
+          description: z.string(),
+          schema: z.record(z.string(), z.unknown()),
+        }),
+      ),
+    }),
+  },
+});
+
 /** The webhooks service's operations (HTTP routes and internal NATS subjects). */
-export const webhooksOperations: readonly Operation[] = [listDeliveries, retryDelivery];
+export const webhooksOperations: readonly Operation[] = [listDeliveries, retryDelivery, listEventKinds];

@@ -124,6 +124,15 @@ describe('coins', () => {
     expect(errorOf(wallet.transferToUser, transfer(1e21))).toBe('coins must be at most 1000000000');
     expect(errorOf(wallet.transferToUser, transfer('5'))).toBe('coins must be a number');
   });
+
+  it('an issuance limit out of bounds is named for that alone, as coins are', () => {
+    const limit = (issuanceLimit: unknown) => ({ body: { issuanceLimit } });
+    expect(errorOf(wallet.setTreasury, limit(-5))).toBe('issuanceLimit must be at least 0');
+    expect(errorOf(wallet.setTreasury, limit(10.001))).toBe(
+      'issuanceLimit must have at most 2 decimal places',
+    );
+    expect(bodyOf(wallet.setTreasury, limit(null).body)).toEqual({ issuanceLimit: null });
+  });
 });
 
 describe('UUIDs', () => {

@@ -12,8 +12,58 @@ export async function boundQuery<T>(em: EntityManager, sql: string, params: unkn
   return res.rows as T[];
 }
 
+/** The one row a statement returns (a lookup by key, an update of one row), or undefined when none. */
+export async function boundRow<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T | undefined> {
+  const [row] = await boundQuery<T>(em, sql, params);
+  return row;
+}
+
+/**
+ * A page of rows and how many there are in all, read side by side. `from` is what both statements
+ * read (`table WHERE …`, its parameters `params`); the page's limit and offset are bound after them.
+ */
+export async function boundPage<T>(
+  em: EntityManager,
+  query: { columns: string; from: string; orderBy: string },
+  params: unknown[],
+  page: { limit: number; offset: number },
+): Promise<{ rows: T[]; count: number }> {
+  const limit = `$${params.length + 1}`;
+  const offset = `$${params.length + 2}`;
+  const [rows, [total]] = await Promise.all([
+    boundQuery<T>(
+      em,
+      `SELECT ${query.columns} FROM ${query.from} ORDER BY ${query.orderBy} LIMIT ${limit} OFFSET ${offset}`,
+      [...params, page.limit, page.offset],
+    ),
+    boundQuery<{ count: number }>(em, `SELECT count(*)::int AS count FROM ${query.from}`, params),
+  ]);
+  return { rows, count: total.count };
+}
+
+/**
+ * Inserts a row and returns it (the statement ends with `RETURNING`). The unique indexes decide
+ * between concurrent writers: a violation becomes the error `onDuplicate` makes of the violated
+ * constraint's name (the operation's 409), any other failure is thrown as it is.
+ */
+export async function insertUnique<T>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+  onDuplicate: (constraint: string) => Error,
+): Promise<T> {
+  try {
+    const [row] = await boundQuery<T>(em, sql, params);
+    return row;
+  } catch (err) {
+    const constraint = violatedUniqueConstraint(err);
+    if (constraint) throw onDuplicate(constraint);
+    throw err;
+  }
+}
+
 /** The unique constraint (or unique index) a statement violated, when that is why it failed. */
-export function violatedUniqueConstraint(err: unknown): string | undefined {
+function violatedUniqueConstraint(err: unknown): string | undefined {
   const e = err as { code?: unknown; constraint?: unknown };
   return e?.code === '23505' && typeof e.constraint === 'string' ? e.constraint : undefined;
 }

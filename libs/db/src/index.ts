@@ -1,12 +1,11 @@
 export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
-export { boundQuery, isoTime, violatedUniqueConstraint } from './bound-query.ts';
+export { boundPage, boundQuery, boundRow, insertUnique, isoTime } from './bound-query.ts';
 export { dropDatabase, ensureDatabase } from './create-database.ts';
 export { databaseFailure } from './database-errors.ts';
 export {
   type Database,
   migrateDatabase,
-  type OpenDatabaseOptions,
   openDatabase,
   requestScope,
 } from './open-database.ts';

@@ -1,7 +1,15 @@
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundQuery, type Database, isoTime, openDatabase, violatedUniqueConstraint } from '../src/index.ts';
+import {
+  boundPage,
+  boundQuery,
+  boundRow,
+  type Database,
+  insertUnique,
+  isoTime,
+  openDatabase,
+} from '../src/index.ts';
 
 const dbs = isolatedDatabases(['dbquery']);
 let orm: Database;
@@ -63,19 +71,17 @@ describe('boundQuery, the one way to run SQL', () => {
     expect(await count(2)).toBe(0);
   });
 
-  it('names the unique constraint a statement violated, and nothing for other failures', async () => {
-    const duplicate = await boundQuery(
-      orm.em.fork(),
-      `INSERT INTO notes (id, body) VALUES ($1, '{}')`,
-      [1],
-    ).catch((err: unknown) => err);
-    expect(violatedUniqueConstraint(duplicate)).toBe('notes_pkey');
-    const notNull = await boundQuery(
-      orm.em.fork(),
-      'INSERT INTO notes (id, body) VALUES ($1, NULL)',
-      [3],
-    ).catch((err: unknown) => err);
-    expect(violatedUniqueConstraint(notNull)).toBeUndefined();
+  it('insertUnique returns the row, makes its error of a unique violation, and throws any other failure', async () => {
+    const insert = (id: number, body: string | null) =>
+      insertUnique<{ id: number }>(
+        orm.em.fork(),
+        'INSERT INTO notes (id, body) VALUES ($1, $2) RETURNING id',
+        [id, body],
+        (constraint) => new Error(`duplicate: ${constraint}`),
+      ).catch((err: Error) => err.message);
+    expect(await insert(4, '{}')).toEqual({ id: 4 });
+    expect(await insert(4, '{}')).toBe('duplicate: notes_pkey');
+    expect(await insert(5, null)).toMatch(/null value in column "body"/);
   });
 
   it('gives timestamps as Postgres text, which isoTime turns into ISO 8601 UTC', async () => {
@@ -86,5 +92,34 @@ describe('boundQuery, the one way to run SQL', () => {
     );
     expect(typeof row.at).toBe('string');
     expect(isoTime(row.at)).toBe('2026-03-01T07:00:45.123Z');
+  });
+});
+
+describe('boundRow and boundPage, the shapes every store reads', () => {
+  beforeAll(async () => {
+    await boundQuery(orm.em.fork(), 'CREATE TABLE pages (owner int NOT NULL, n int NOT NULL)', []);
+    await boundQuery(
+      orm.em.fork(),
+      'INSERT INTO pages (owner, n) SELECT o, n FROM generate_series(1, 2) o, generate_series(1, 7) n',
+      [],
+    );
+  });
+
+  it('boundRow gives the row a statement returns, or undefined when it returns none', async () => {
+    const sql = 'SELECT n FROM pages WHERE owner = $1 AND n = $2';
+    expect(await boundRow<{ n: number }>(orm.em.fork(), sql, [1, 3])).toEqual({ n: 3 });
+    expect(await boundRow<{ n: number }>(orm.em.fork(), sql, [1, 8])).toBeUndefined();
+  });
+
+  it('boundPage gives a page in order with the count of every row, its limit and offset bound after the parameters', async () => {
+    const query = { columns: 'n', from: 'pages WHERE owner = $1 AND n > $2', orderBy: 'n DESC' };
+    expect(await boundPage<{ n: number }>(orm.em.fork(), query, [2, 1], { limit: 2, offset: 1 })).toEqual({
+      rows: [{ n: 6 }, { n: 5 }],
+      count: 6,
+    });
+    expect(await boundPage<{ n: number }>(orm.em.fork(), query, [2, 1], { limit: 5, offset: 10 })).toEqual({
+      rows: [],
+      count: 6,
+    });
   });
 });

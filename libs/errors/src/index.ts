@@ -1,2 +1,2 @@
-export { AppError, type ErrorDetails, type ErrorType } from './app-error.ts';
-export { type FailureEnvelope, failure, type SuccessEnvelope, success } from './envelope.ts';
+export { AppError, type ErrorDetails } from './app-error.ts';
+export { failure, success } from './envelope.ts';

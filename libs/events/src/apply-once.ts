@@ -24,7 +24,9 @@ export async function applyOnce(
 
 /**
  * The batch form of `applyOnce`: one transaction records every id and runs `apply` with the
- * events not applied before (possibly none), so a batch costs one round of statements.
+ * events not applied before (possibly none), so a batch costs one round of statements. An event
+ * twice in the batch (published again under another message id) is fresh once. The ids are
+ * recorded in sorted order, so concurrent batches wait for each other's ids without deadlock.
  */
 export async function applyOnceEach<T extends { eventId: string }>(
   em: EntityManager,
@@ -37,10 +39,11 @@ export async function applyOnceEach<T extends { eventId: string }>(
       tx,
       `INSERT INTO applied_events (consumer, event_id) SELECT $1, unnest($2::text[])
        ON CONFLICT DO NOTHING RETURNING event_id`,
-      [consumer, events.map((e) => e.eventId)],
+      [consumer, [...new Set(events.map((e) => e.eventId))].sort()],
     );
     const ids = new Set(inserted.map((r) => r.event_id));
-    const fresh = events.filter((e) => ids.has(e.eventId));
+    // Deleting each id as it is taken leaves a second copy of an event out.
+    const fresh = events.filter((e) => ids.delete(e.eventId));
     if (fresh.length > 0) await apply(tx, fresh);
     return fresh;
   });

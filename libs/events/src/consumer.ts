@@ -25,6 +25,12 @@ interface CommonOptions<S extends z.ZodType> {
   retry?: Partial<RetryPolicy>;
   /** The clock of the retry window (tests move it forward instead of waiting a day). */
   now?: () => number;
+  /**
+   * Where the durable starts when this call creates it: every event the stream holds (the default),
+   * or only those published from then on (`new`: a consumer added to a subject that has a history
+   * it must not act on). An existing durable keeps its place either way.
+   */
+  startAt?: 'all' | 'new';
 }
 
 export type ConsumerOptions<S extends z.ZodType> = CommonOptions<S> &
@@ -78,7 +84,7 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
     durable_name: durable,
     filter_subject: names.event(opts.subject),
     ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
+    deliver_policy: opts.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
     ack_wait: ackWaitMs * 1e6,
     // Unlimited: the retry window decides when an event is parked (RetryClock).
     max_deliver: -1,

@@ -2,14 +2,10 @@ export { applyOnce, applyOnceEach } from './apply-once.ts';
 export { type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
 export {
   addToOutbox,
-  type OutboxBacklog,
-  type OutboxEvent,
   type OutboxRelay,
-  type RelayOptions,
   startOutboxRelay,
 } from './outbox.ts';
-export { OutboxMigration, outboxMigrations, outboxQueue } from './outbox-migration.ts';
+export { outboxMigrations, outboxQueue } from './outbox-migration.ts';
 export { listParked, type ParkedEvent, parkedNames, parkedStreamName, replayParked } from './parked.ts';
 export type { EventMeta } from './parse-event.ts';
-export type { RetryPolicy } from './retry-clock.ts';
 export { ensureEventsStream } from './stream.ts';

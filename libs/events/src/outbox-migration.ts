@@ -2,7 +2,7 @@ import { Migration } from '@coin/db';
 import type { JobQueue } from '@coin/jobs';
 
 /** Each service that publishes includes this migration: its outbox and its applied-event ids. */
-export class OutboxMigration extends Migration {
+class OutboxMigration extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       CREATE TABLE IF NOT EXISTS outbox (
@@ -31,7 +31,7 @@ export class OutboxMigration extends Migration {
  * place, with its error), instead of being claimed first again and again. A NULL next attempt is
  * due at once, so writing a row costs nothing more than before.
  */
-export class OutboxRetriesMigration extends Migration {
+class OutboxRetriesMigration extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       ALTER TABLE outbox

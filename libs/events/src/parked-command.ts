@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { connectBus } from '@coin/bus';
-import { baseConfigSchema, loadConfig } from '@coin/config';
+import { baseConfigSchema, loadConfig, runSubcommand } from '@coin/config';
 import { listParked, replayParked } from './parked.ts';
 
 const usage =
@@ -17,7 +17,6 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { durable: { type: 'string' }, all: { type: 'boolean', default: false } },
 });
-const [command, ...rest] = positionals;
 const config = loadConfig(baseConfigSchema, process.env);
 const nc = await connectBus(
   config.NATS_URL,
@@ -26,29 +25,27 @@ const nc = await connectBus(
   config.NATS_NKEY_SEED,
 );
 try {
-  if (command === 'list') {
-    let n = 0;
-    for await (const event of listParked(nc, values.durable)) {
-      console.log(JSON.stringify(event));
-      n += 1;
-    }
-    console.error(`${n} parked event(s)`);
-  } else if (command === 'replay' && (rest.length > 0 || (values.all && values.durable))) {
-    const seqs = rest.map(Number);
-    if (seqs.some((s) => !Number.isInteger(s) || s < 1))
-      throw new Error(`sequences must be positive integers\n${usage}`);
-    if (values.all) for await (const event of listParked(nc, values.durable)) seqs.push(event.seq);
-    for (const seq of seqs) {
-      const event = await replayParked(nc, seq);
-      console.log(`replayed ${seq} (${event.durable}, ${event.subject})`);
-    }
-  } else {
-    console.error(usage);
-    process.exitCode = 2;
-  }
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
+  await runSubcommand(usage, positionals, {
+    async list() {
+      let n = 0;
+      for await (const event of listParked(nc, values.durable)) {
+        console.log(JSON.stringify(event));
+        n += 1;
+      }
+      console.error(`${n} parked event(s)`);
+    },
+    async replay(sequences) {
+      if (sequences.length === 0 && !(values.all && values.durable)) return 'usage';
+      const seqs = sequences.map(Number);
+      if (seqs.some((s) => !Number.isInteger(s) || s < 1))
+        throw new Error(`sequences must be positive integers\n${usage}`);
+      if (values.all) for await (const event of listParked(nc, values.durable)) seqs.push(event.seq);
+      for (const seq of seqs) {
+        const event = await replayParked(nc, seq);
+        console.log(`replayed ${seq} (${event.durable}, ${event.subject})`);
+      }
+    },
+  });
 } finally {
   await nc.close();
 }

@@ -1,9 +1,8 @@
-import { type BusNames, namesOf } from '@coin/bus';
+import { type BusNames, ensureStreamOnce, namesOf } from '@coin/bus';
 import {
   type JetStreamManager,
   type JsMsg,
   jetstream,
-  jetstreamManager,
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
@@ -57,34 +56,16 @@ function parkedSubject(nc: NatsConnection, durable: string): string {
   return parkedNames(namesOf(nc)).subject(durable);
 }
 
-const ready = new WeakMap<NatsConnection, Promise<JetStreamManager>>();
-
-export function ensureParkedStream(nc: NatsConnection): Promise<JetStreamManager> {
-  let r = ready.get(nc);
-  if (!r) {
-    r = (async () => {
-      const jsm = await jetstreamManager(nc);
-      const config = {
-        name: parkedStreamName(nc),
-        subjects: [parkedSubject(nc, '>')],
-        retention: RetentionPolicy.Limits,
-        storage: StorageType.File,
-        allow_direct: true,
-        num_replicas: await companionReplicas(nc, jsm),
-        // A namespaced stream belongs to a test stack or a short-lived environment.
-        max_age: namesOf(nc).namespace ? 3600 * 1e9 : 0,
-      };
-      await jsm.streams.add(config).catch(async (err) => {
-        await jsm.streams.info(config.name).catch(() => {
-          throw err;
-        });
-      });
-      return jsm;
-    })();
-    r.catch(() => ready.delete(nc));
-    ready.set(nc, r);
-  }
-  return r;
+function ensureParkedStream(nc: NatsConnection): Promise<JetStreamManager> {
+  return ensureStreamOnce(nc, parkedStreamName(nc), async (jsm) => ({
+    subjects: [parkedSubject(nc, '>')],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    allow_direct: true,
+    num_replicas: await companionReplicas(nc, jsm),
+    // A namespaced stream belongs to a test stack or a short-lived environment.
+    max_age: namesOf(nc).namespace ? 3600 * 1e9 : 0,
+  }));
 }
 
 function oneLine(text: string): string {

@@ -44,6 +44,7 @@ export const partnerOperations = {
   pingLeaderboard: leaderboard.ping,
   listDeliveries: webhooks.listDeliveries,
   retryDelivery: webhooks.retryDelivery,
+  listEventKinds: webhooks.listEventKinds,
 } as const;
 
 export type PartnerOperations = typeof partnerOperations;

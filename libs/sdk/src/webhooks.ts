@@ -1,15 +1,11 @@
+import type { webhooks } from '@coin/contracts';
 import { WebhookVerificationError } from './errors.ts';
 
-/** The USER_ONBOARDING event, as the webhook body carries it. */
-export interface UserOnboardingEvent {
-  event: 'USER_ONBOARDING';
-  status: 'success';
-  /** The id of the onboard-users request (the last segment of its `Location`). */
-  requestId: string;
-  failed: { user: string; reason: string }[];
-}
+/** The USER_ONBOARDING event, as the webhook body carries it (`requestId`: the onboard-users request's id). */
+export type UserOnboardingEvent = webhooks.EventPayload<'USER_ONBOARDING'>;
 
-export type WebhookEvent = UserOnboardingEvent;
+/** Any webhook body: `event` tells the kind, `sequence` numbers the partner's deliveries 1, 2, 3…. */
+export type WebhookEvent = { [K in webhooks.EventKind]: webhooks.EventPayload<K> }[webhooks.EventKind];
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 

@@ -1,6 +1,6 @@
-export type { DatabaseSchema, ProcessContext } from './process-context.ts';
+export type { ProcessContext } from './process-context.ts';
 export { runCommand } from './run-command.ts';
 export { runMain } from './run-main.ts';
 export { startProcess } from './start-process.ts';
-export { type RunningService, type ServiceContext, type ServiceSpec, startService } from './start-service.ts';
+export { startService } from './start-service.ts';
 export type { Stoppable } from './stop-list.ts';

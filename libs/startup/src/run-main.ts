@@ -1,3 +1,4 @@
+import { baseConfigSchema } from '@coin/config';
 import { createLogger, runExitHooks } from '@coin/telemetry';
 import type { Stoppable } from './stop-list.ts';
 
@@ -10,7 +11,9 @@ const STOP_DEADLINE_MS = 15_000;
  * the log.
  */
 export function runMain(name: string, start: () => Promise<Stoppable>): void {
-  const log = createLogger(name, 'info');
+  // The process's own configuration is loaded inside `start`; a bad LOG_LEVEL is reported there.
+  const level = baseConfigSchema.shape.LOG_LEVEL.safeParse(process.env.LOG_LEVEL);
+  const log = createLogger(name, level.success ? level.data : 'info');
   let stopping = false;
   Promise.resolve()
     .then(start)

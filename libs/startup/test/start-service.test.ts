@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { callOperation, connectBus, handle, type NatsConnection, pingService } from '@coin/bus';
 import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
-import { defineOperation } from '@coin/contracts';
+import { operationsOf } from '@coin/contracts';
 import { freePort, isolatedDatabases } from '@coin/testing';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
@@ -10,10 +10,11 @@ import { z } from 'zod';
 import { startService } from '../src/index.ts';
 
 const service = `startup${randomBytes(4).toString('hex')}` as 'identity';
+const { internal } = operationsOf(service);
 const namespace = `t${randomBytes(5).toString('hex')}`;
-const slow = defineOperation({
-  service,
-  name: 'slow',
+const slow = internal('slow', {
+  partner: false,
+  callers: [],
   schemas: { body: z.object({ ms: z.number() }), response: z.object({ waited: z.number() }) },
 });
 const dbs = isolatedDatabases([service]);

@@ -1,5 +1,5 @@
 export { createLogger, type Logger } from './logger.ts';
-export { type MessagingSpan, messagingSpan, tracer } from './messaging-span.ts';
+export { messagingSpan, tracer } from './messaging-span.ts';
 export {
   collectProcessMetrics,
   counter,
@@ -14,9 +14,9 @@ export {
 export {
   deserializeTraceContext,
   extractTraceContext,
-  type HeaderCarrier,
   injectTraceContext,
   serializeTraceContext,
 } from './propagation.ts';
-export { type ScrapedGauge, type ScrapedGauges, scrapedGauges } from './scraped-gauges.ts';
+export { type ScrapedGauges, scrapedGauges } from './scraped-gauges.ts';
 export { runExitHooks } from './shutdown-hooks.ts';
+export { tracingStarted } from './tracing-state.ts';

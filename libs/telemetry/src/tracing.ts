@@ -5,6 +5,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { markTracingStarted } from './tracing-state.ts';
 
 export interface TracingOptions {
   serviceName: string;
@@ -38,6 +39,7 @@ export async function startTracing(opts: TracingOptions): Promise<Tracing> {
     ],
   });
   sdk.start();
+  markTracingStarted();
   await waitForAllMessagesAcknowledged();
   return { shutdown: () => sdk.shutdown() };
 }

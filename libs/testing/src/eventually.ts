@@ -16,3 +16,12 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * Polls `check` until it stops throwing (its assertions pass) and returns what it returned, which
+ * may be nothing; at the deadline its last error fails the test.
+ */
+export async function eventuallyPasses<T>(check: () => Promise<T>, timeoutMs?: number): Promise<T> {
+  const passed = await eventually(async () => ({ value: await check() }), timeoutMs);
+  return passed.value;
+}

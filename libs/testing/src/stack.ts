@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { connectBus, namesOf, pingService } from '@coin/bus';
 import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
+import { RUNTIME_ENV, RUNTIME_FLAGS } from '@coin/startup/runtime';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { isolatedDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
@@ -111,8 +112,11 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** The OpenTelemetry hook loads before the service; it does nothing unless OTLP export is configured. */
-const NODE_ARGS = ['--import', '@coin/telemetry/register'];
+/**
+ * Run as deployed (the runtime's flags and environment); the OpenTelemetry hook loads before the
+ * service and does nothing unless OTLP export is configured.
+ */
+const NODE_ARGS = [...RUNTIME_FLAGS, '--import', '@coin/telemetry/register'];
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -130,7 +134,7 @@ export async function spawnService(
   const metricsPort = env.METRICS_PORT || String(await freePort());
   const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
-    env: { ...env, METRICS_PORT: metricsPort },
+    env: { ...RUNTIME_ENV, ...env, METRICS_PORT: metricsPort },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -206,18 +210,19 @@ export interface GatewayProcess {
 /**
  * Runs the gateway as a child process on a free port (benchmarks measure it apart from the load
  * generator), and waits until its /health answers. `port` brings a restarted gateway back where its
- * clients look for it.
+ * clients look for it; `logs: 'pipe'` keeps its log lines on `child.stdout` for the caller to read.
  */
 export async function spawnGateway(
   env: NodeJS.ProcessEnv,
   readyServices: readonly string[],
   port?: number,
+  logs: 'ignore' | 'pipe' = 'ignore',
 ): Promise<GatewayProcess> {
   port ??= await freePort();
   const child = spawn(process.execPath, [...NODE_ARGS, 'services/gateway/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...env, PORT: String(port), READY_SERVICES: readyServices.join(',') },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...RUNTIME_ENV, ...env, PORT: String(port), READY_SERVICES: readyServices.join(',') },
+    stdio: ['ignore', logs, 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;

@@ -1,8 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { type onboarding, type ResponseOf, wallet } from '@coin/contracts';
+import type { identity, onboarding, ResponseOf, webhooks } from '@coin/contracts';
+import { wallet } from '@coin/contracts';
 
 type StoredUser = onboarding.StoredUser;
 type TransferReply = ResponseOf<typeof wallet.transferToUser>;
+
+/** Identity's answer for a partner whose webhooks go to `url` (every kind unless `events` names some). */
+export function partnerReply(
+  partnerId: string,
+  endpoint: { url: string; secret: string; events?: webhooks.EventKind[] },
+): ResponseOf<typeof identity.getPartner> {
+  return {
+    partnerId,
+    applicationName: 'Hooks test',
+    partnerName: 'Hooks Test Ltd',
+    email: 'hooks@example.com',
+    userDetailsUrl: 'https://partner.example/users',
+    webhookUrl: endpoint.url,
+    webhookSecret: endpoint.secret,
+    webhookEvents: endpoint.events ?? null,
+  };
+}
 
 /** Onboarding's answer for a stored user with no data and no tier, as a stand-in gives it. */
 export function storedUserReply(userId: string): StoredUser {

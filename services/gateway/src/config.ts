@@ -10,6 +10,11 @@ const schema = baseConfigSchema.extend({
   AUTH_RATE_LIMIT_MAX: integer(20),
   AUTH_RATE_LIMIT_WINDOW_MS: integer(60_000),
   API_KEY_CACHE_MS: integer(30_000, { min: 0 }),
+  /**
+   * A request answered 2xx/3xx within this many milliseconds is logged at debug, any other (an
+   * error, or slow) at info: one line per transfer cost more CPU than the rest of its logging.
+   */
+  ACCESS_LOG_SLOW_MS: integer(1000, { min: 0 }),
   /** Where partners reach this API (the OpenAPI document's `servers`); `/` means the same origin. */
   PUBLIC_URL: z.string().default('/'),
   /** Services `/ready` waits for; by default every service that declares an operation. */

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { AppError, failure } from '@coin/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.details.retryAfterSeconds !== undefined)
     reply.header('Retry-After', String(err.details.retryAfterSeconds));
   // RFC 6750: a 401 names its scheme; with a token that was sent, also that the token is the problem.

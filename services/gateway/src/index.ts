@@ -1,2 +1,2 @@
-export { type GatewayConfig, gatewayConfig } from './config.ts';
+export { gatewayConfig } from './config.ts';
 export { type Gateway, startGateway } from './server.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { VerificationKeys } from './verification-keys.ts';
 
-export const JWKS_PATH = '/api/v1/.well-known/jwks.json';
+const JWKS_PATH = '/api/v1/.well-known/jwks.json';
 
 /**
  * Identity's public signing keys as a JSON Web Key Set (RFC 7517, no envelope), for anyone who

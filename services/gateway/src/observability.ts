@@ -1,4 +1,4 @@
-import { collectProcessMetrics, histogram, renderMetrics } from '@coin/telemetry';
+import { collectProcessMetrics, histogram, renderMetrics, tracingStarted } from '@coin/telemetry';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance } from 'fastify';
 
@@ -12,18 +12,20 @@ const requestDuration = histogram({
 const UNTRACED = /^\/(health|ready|metrics)(\?|$)/;
 
 /**
- * Traces (a SERVER span per request, continuing a caller's `traceparent`; nothing is recorded
- * unless the OpenTelemetry SDK was started) and the request latency histogram.
+ * Traces (a SERVER span per request, continuing a caller's `traceparent`; only when the
+ * OpenTelemetry SDK was started, as nothing would be recorded) and the request latency histogram.
  * Registered before the routes, which the tracing plugin wraps as they are added.
  */
 export async function registerObservability(app: FastifyInstance): Promise<void> {
   collectProcessMetrics();
-  const otel = new FastifyOtelInstrumentation({
-    // One span per request and one for its handler; a span per plugin hook is noise here.
-    instrumentHooks: false,
-    ignorePaths: ({ url }) => UNTRACED.test(url),
-  });
-  await app.register(otel.plugin());
+  if (tracingStarted()) {
+    const otel = new FastifyOtelInstrumentation({
+      // One span per request and one for its handler; a span per plugin hook is noise here.
+      instrumentHooks: false,
+      ignorePaths: ({ url }) => UNTRACED.test(url),
+    });
+    await app.register(otel.plugin());
+  }
 
   app.addHook('onResponse', async (request, reply) => {
     requestDuration.observe(

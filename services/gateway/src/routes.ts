@@ -1,4 +1,4 @@
-import { callOperation, type NatsConnection, SerializedJson } from '@coin/bus';
+import { callOperationJson, type NatsConnection, SerializedJson } from '@coin/bus';
 import {
   INTERNAL_IDEMPOTENCY_PREFIX,
   type Operation,
@@ -52,8 +52,22 @@ async function validateParts(
     : parts;
 }
 
-function locationOf(template: string, data: Record<string, unknown>): string {
+function locationOf(template: string, json: Uint8Array): string {
+  const data = JSON.parse(Buffer.from(json).toString()) as Record<string, unknown>;
   return template.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(String(data[key])));
+}
+
+/**
+ * `success(message, data)` as JSON, with the service's answer spliced in as the JSON it came as:
+ * parsing it only to serialize it again cost CPU on every answer.
+ */
+function successEnvelope(message: string, noData: boolean | undefined) {
+  const plain = JSON.stringify(success(message));
+  const withoutData = Buffer.from(plain);
+  const head = Buffer.from(`${plain.slice(0, -1)},"data":`);
+  const tail = Buffer.from('}');
+  return (json: Uint8Array): Buffer =>
+    noData || json.length === 0 ? withoutData : Buffer.concat([head, json, tail]);
 }
 
 /** One route per contract operation: authenticate, validate with the contract, ask the service. */
@@ -65,6 +79,7 @@ export function registerOperationRoutes(
   for (const op of operations) {
     const http = op.http;
     if (!http) continue;
+    const envelope = successEnvelope(http.message, http.noData);
     app.route({
       method: [http.method, ...(http.alsoMethods ?? [])],
       url: http.path,
@@ -81,7 +96,7 @@ export function registerOperationRoutes(
         const parts = await validateParts(op, request.body, request.query, request.params);
         if (!parts.ok) throw AppError.badRequest(parts.error);
         const { body, query, params } = parts;
-        const data = await callOperation(
+        const json = await callOperationJson(
           deps.nc,
           op,
           {
@@ -94,9 +109,11 @@ export function registerOperationRoutes(
           },
           { timeoutMs: deps.config.REQUEST_TIMEOUT_MS, requestId },
         );
-        if (http.location)
-          reply.header('location', locationOf(http.location, data as Record<string, unknown>));
-        return reply.code(http.statusCode ?? 200).send(success(http.message, http.noData ? undefined : data));
+        if (http.location) reply.header('location', locationOf(http.location, json));
+        return reply
+          .code(http.statusCode ?? 200)
+          .type('application/json; charset=utf-8')
+          .send(envelope(json));
       },
     });
   }

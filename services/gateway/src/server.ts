@@ -3,7 +3,6 @@ import { allOperations } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { type ProcessContext, startProcess } from '@coin/startup';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,6 +20,7 @@ import { leaveUnparsed, UnparsedJson } from './large-body.ts';
 import { registerMetricsRoute, registerObservability } from './observability.ts';
 import { openApiDocument } from './openapi/document.ts';
 import { registerOperationRoutes } from './routes.ts';
+import { securityHeaders } from './security-headers.ts';
 import { verificationKeys } from './verification-keys.ts';
 
 export interface Gateway {
@@ -67,7 +67,9 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     else if (leaveUnparsed(request, body as string)) done(null, new UnparsedJson(body as string));
     else parseJson(request, body as string, done);
   });
+  const security = securityHeaders({ contentSecurityPolicy: false });
   app.addHook('onRequest', async (request, reply) => {
+    reply.headers(security);
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -78,12 +80,13 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (reply.statusCode >= 500) request.log.error(line, 'request failed');
-    else request.log.info(line, 'request completed');
+    else if (reply.statusCode >= 400 || reply.elapsedTime >= config.ACCESS_LOG_SLOW_MS)
+      request.log.info(line, 'request completed');
+    else request.log.debug(line, 'request completed');
   });
   installErrorHandling(app, allowedMethodsOf(allOperations));
   await registerObservability(app);
 
-  await app.register(helmet, { contentSecurityPolicy: false });
   // Counted in Redis, so a client gets the limit once, not once per gateway replica. A Redis outage
   // lets requests through (skipOnError): identity's per-e-mail throttle still bounds password
   // guesses, and partners keep logging in.

@@ -21,7 +21,12 @@ async function raw(
 ) {
   const res = await request(`${stack.url}${path}`, { method: (init.method ?? 'GET') as 'GET', ...init });
   const text = await res.body.text();
-  return { status: res.statusCode, type: String(res.headers['content-type']), body: JSON.parse(text) };
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type']),
+    headers: res.headers,
+    body: JSON.parse(text),
+  };
 }
 
 const envelope = (errorType: string, appErrorCode: string) => ({
@@ -36,6 +41,21 @@ describe('gateway edge', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual(envelope('not_found', 'NOT_FOUND'));
     expect(res.body.data.error).toContain('/api/v1/nothing-here');
+  });
+
+  it('sends the security headers on every answer, an error and a JSON page alike', async () => {
+    for (const path of ['/api/v1/nothing-here', '/health']) {
+      const { headers } = await raw(path);
+      expect(headers, path).toMatchObject({
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      expect(headers['x-request-id'], path).toEqual(expect.any(String));
+    }
   });
 
   it('answers a request line over 16 KB with a 431 envelope, not the HTTP server’s own body', async () => {

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { allOperations } from '@coin/contracts';
+import { allOperations, webhooks } from '@coin/contracts';
 import { describe, expect, it } from 'vitest';
 import { servedOpenApi } from './support/served-openapi.ts';
 
@@ -48,7 +48,7 @@ describe('/openapi.json', () => {
     expect(codes).toContain('409 IDEMPOTENCY_IN_PROGRESS');
   });
 
-  it('describes fields, the transfer errors, the rate-limit headers and the USER_ONBOARDING webhook', () => {
+  it('describes fields, the transfer errors, the rate-limit headers and every webhook event', () => {
     const transfer = openapi.doc().paths['/api/v1/laas/coins/transfer-from-user-wallet'].post;
     const body = transfer.requestBody.content['application/json'].schema;
     expect(body.properties.userId.description).toMatch(/UUID you chose/);
@@ -72,8 +72,16 @@ describe('/openapi.json', () => {
     expect(hook.requestBody.content['application/json'].schema.required).toEqual([
       'event',
       'status',
+      'occurredAt',
+      'sequence',
       'requestId',
       'failed',
     ]);
+    expect(Object.keys(openapi.doc().webhooks)).toEqual([...webhooks.EVENT_KINDS]);
+    for (const kind of webhooks.EVENT_KINDS) {
+      const body = openapi.doc().webhooks[kind].post.requestBody.content['application/json'];
+      expect(body.schema.properties.event.const, kind).toBe(kind);
+      expect(body.example.event, kind).toBe(kind);
+    }
   });
 });

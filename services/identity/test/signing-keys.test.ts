@@ -42,8 +42,10 @@ async function rows(url: string) {
 
 const password = 'correct horse battery staple';
 
-/** Registers a partner and logs in over identity's bus subjects; returns the access token's kid. */
-async function kidOfLogin(call: Awaited<ReturnType<typeof startServiceAlone>>['call']): Promise<string> {
+type Call = Awaited<ReturnType<typeof startServiceAlone>>['call'];
+
+/** Registers a partner and logs it in over identity's bus subjects; returns its tokens. */
+async function registerAndLogIn(call: Call) {
   const email = `p-${randomUUID()}@example.com`;
   await call(identity.registerPartner, {
     body: {
@@ -58,8 +60,14 @@ async function kidOfLogin(call: Awaited<ReturnType<typeof startServiceAlone>>['c
       userDetailsUrl: 'https://partner.example/users',
     },
   });
-  const { tokens } = await call(identity.login, { body: { email, password } });
-  return decodeProtectedHeader(tokens.accessToken).kid as string;
+  return (await call(identity.login, { body: { email, password } })).tokens;
+}
+
+const kidOf = (token: string) => decodeProtectedHeader(token).kid as string;
+
+/** The kid of a fresh partner's access token. */
+async function kidOfLogin(call: Call): Promise<string> {
+  return kidOf((await registerAndLogIn(call)).accessToken);
 }
 
 describe('signing keys in the database', () => {
@@ -160,27 +168,11 @@ describe('signing keys in the database', () => {
       DB_ACQUIRE_TIMEOUT_MS: '1000',
     });
     try {
-      const email = `p-${randomUUID()}@example.com`;
-      await svc.call(identity.registerPartner, {
-        body: {
-          applicationName: 'Keys test',
-          redirectUrl: 'https://partner.example/r',
-          webRedirectUrl: 'https://partner.example/w',
-          mobileRedirectUrl: 'partner://cb',
-          email,
-          partnerName: 'Keys Test Ltd',
-          password,
-          confirmPassword: password,
-          userDetailsUrl: 'https://partner.example/users',
-        },
-      });
-      const { tokens } = await svc.call(identity.login, { body: { email, password } });
+      const tokens = await registerAndLogIn(svc.call);
       const refreshed = await svc.call(identity.refreshTokens, {
         body: { refreshToken: tokens.refreshToken },
       });
-      expect(decodeProtectedHeader(refreshed.tokens.accessToken).kid).toBe(
-        decodeProtectedHeader(tokens.accessToken).kid,
-      );
+      expect(kidOf(refreshed.tokens.accessToken)).toBe(kidOf(tokens.accessToken));
     } finally {
       await svc.stop();
     }

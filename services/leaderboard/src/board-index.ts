@@ -4,7 +4,7 @@ import type { Logger } from '@coin/telemetry';
 import type { Redis } from 'ioredis';
 import { type BoardRef, boardKey } from './boards.ts';
 import { amountText, centsOf, memberOf, userIdOf } from './ranking.ts';
-import { allStandings, findStanding, listBoards, type Standing } from './standings.ts';
+import { allStandings, type BoardStanding, findStanding, listBoards } from './standings.ts';
 
 /**
  * Keys of one board. The partner id in braces is a Redis Cluster hash tag, so every key of a
@@ -113,7 +113,8 @@ export interface IndexedPage {
   user: { amount: string; position: number } | null;
 }
 
-type Scripts = {
+/** The update script, only ever queued on a pipeline (its reply comes with the pipeline's). */
+type PipelinedScripts = {
   lbUpdate(
     k1: string,
     k2: string,
@@ -123,7 +124,10 @@ type Scripts = {
     userId: string,
     member: string,
     cents: string,
-  ): Promise<number>;
+  ): unknown;
+};
+
+type Scripts = {
   lbStage(k1: string, k2: string, userId: string, member: string, cents: string): Promise<number>;
   lbRead(
     k1: string,
@@ -169,21 +173,33 @@ export class BoardIndex {
     this.redis = redis as Redis & Scripts;
   }
 
-  /** Writes a committed standing; a board that is not ready is (re)built from Postgres instead. */
-  async update(ref: BoardRef, standing: Standing): Promise<void> {
-    const k = keys(ref);
-    const cents = String(centsOf(standing.amount));
-    const done = await this.redis.lbUpdate(
-      k.ranking,
-      k.members,
-      k.ready,
-      k.lock,
-      k.pending,
-      standing.userId,
-      memberOf(standing.userId, standing.reachedMs),
-      cents,
-    );
-    if (done === 0) await this.requestRebuild(ref);
+  /**
+   * Writes committed standings, in one pipeline; a board that is not ready is (re)built from
+   * Postgres instead.
+   */
+  async update(standings: readonly BoardStanding[]): Promise<void> {
+    if (standings.length === 0) return;
+    const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & PipelinedScripts;
+    for (const { ref, userId, amount, reachedMs } of standings) {
+      const k = keys(ref);
+      pipeline.lbUpdate(
+        k.ranking,
+        k.members,
+        k.ready,
+        k.lock,
+        k.pending,
+        userId,
+        memberOf(userId, reachedMs),
+        String(centsOf(amount)),
+      );
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const missing = new Map<string, BoardRef>();
+    for (const [i, [err, done]] of replies.entries()) {
+      if (err) throw err;
+      if (done === 0) missing.set(boardKey(standings[i].ref), standings[i].ref);
+    }
+    for (const ref of missing.values()) await this.requestRebuild(ref);
   }
 
   /** A page (0-based offset) and the user's position, or null when the board must come from Postgres. */

@@ -9,8 +9,16 @@
 const TIME_WIDTH = 15;
 const TIME_MAX = 10n ** BigInt(TIME_WIDTH) - 1n;
 
+const INVERTED: Record<string, string> = Object.fromEntries(
+  Array.from({ length: 16 }, (_, i) => [i.toString(16), (15 - i).toString(16)]),
+);
+
+// A loop over a table, not a replace with a callback: every page read inverts each of its members
+// (the callback form was an eighth of the leaderboard's CPU under page reads).
 function invertHex(text: string): string {
-  return text.replace(/[0-9a-f]/g, (c) => (15 - Number.parseInt(c, 16)).toString(16));
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += INVERTED[text[i]] ?? text[i];
+  return out;
 }
 
 export function memberOf(userId: string, reachedMs: number): string {

@@ -1,4 +1,4 @@
-import { allowSlowStatements, boundQuery, type EntityManager } from '@coin/db';
+import { allowSlowStatements, boundQuery, boundRow, type EntityManager } from '@coin/db';
 import type { BoardRef } from './boards.ts';
 
 /** A user's amount on a board and when it reached that amount (epoch ms). */
@@ -28,29 +28,55 @@ const REBUILD_STATEMENT_TIMEOUT_MS = 120_000;
 // Qualified: an output column named `amount` (text) would otherwise be what ORDER BY sorts.
 const RANK_ORDER = 's.amount DESC, s.reached_at ASC, s.user_id ASC';
 
+/** A change to one user's standing on one board, at the time of its event. */
+export interface StandingChange {
+  ref: BoardRef;
+  userId: string;
+  amount: string;
+  at: string;
+}
+
+/** A standing with the board it is on. */
+export type BoardStanding = Standing & { ref: BoardRef };
+
 /**
- * Adds `amount` to a user's standing on a board, inside the caller's transaction. The reach time
- * moves only when the amount grows: it is when the user reached the current amount.
+ * Adds each change's amount to its user's standing, inside the caller's transaction, in one
+ * statement. Changes to one standing are summed first (a statement may not touch a row twice), and
+ * the rows are written in key order, so two batches touching the same users lock them in the same
+ * order and cannot deadlock. The reach time moves only when the amount grows: it is when the user
+ * reached the current amount (the latest time among the growing changes). Returns the resulting
+ * standings.
  */
-export async function addToStanding(
+export async function addToStandings(
   tx: EntityManager,
-  ref: BoardRef,
-  change: { userId: string; amount: string; at: string },
-): Promise<Standing> {
-  const [row] = await boundQuery<StandingRow>(
+  changes: readonly StandingChange[],
+): Promise<BoardStanding[]> {
+  if (changes.length === 0) return [];
+  const rows = await boundQuery<StandingRow & { partner_id: string; board: string }>(
     tx,
     `INSERT INTO standings AS s (partner_id, board, user_id, amount, reached_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4::numeric, date_trunc('milliseconds', $5::timestamptz), $6::timestamptz, $7::timestamptz)
+     SELECT partner_id, board, user_id, sum(amount),
+            date_trunc('milliseconds', coalesce(max(at) FILTER (WHERE amount > 0), min(at))), min(at), max(at)
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::numeric[], $5::timestamptz[])
+         AS c(partner_id, board, user_id, amount, at)
+      GROUP BY partner_id, board, user_id
+      ORDER BY partner_id, board, user_id
      ON CONFLICT (partner_id, board, user_id) DO UPDATE SET
        amount = s.amount + EXCLUDED.amount,
        reached_at = CASE WHEN EXCLUDED.amount > 0 THEN greatest(s.reached_at, EXCLUDED.reached_at)
                          ELSE s.reached_at END,
        created_at = least(s.created_at, EXCLUDED.created_at),
        updated_at = greatest(s.updated_at, EXCLUDED.updated_at)
-     RETURNING ${STANDING_COLUMNS}`,
-    [ref.partnerId, ref.board, change.userId, change.amount, change.at, change.at, change.at],
+     RETURNING partner_id, board, ${STANDING_COLUMNS}`,
+    [
+      changes.map((c) => c.ref.partnerId),
+      changes.map((c) => c.ref.board),
+      changes.map((c) => c.userId),
+      changes.map((c) => c.amount),
+      changes.map((c) => c.at),
+    ],
   );
-  return toStanding(row);
+  return rows.map((r) => ({ ...toStanding(r), ref: { partnerId: r.partner_id, board: r.board } }));
 }
 
 export async function findStanding(
@@ -58,7 +84,7 @@ export async function findStanding(
   ref: BoardRef,
   userId: string,
 ): Promise<Standing | null> {
-  const [row] = await boundQuery<StandingRow>(
+  const row = await boundRow<StandingRow>(
     em,
     `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2 AND user_id = $3`,
     [ref.partnerId, ref.board, userId],
@@ -96,7 +122,7 @@ export async function positionOf(
   ref: BoardRef,
   userId: string,
 ): Promise<{ amount: string; position: number } | null> {
-  const [row] = await boundQuery<{ amount: string; position: number }>(
+  const row = await boundRow<{ amount: string; position: number }>(
     em,
     `SELECT t.amount::text AS amount,
             (SELECT count(*) FROM standings o

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SUBJECTS, leaderboard } from '@coin/contracts';
 import { listParked, type ParkedEvent } from '@coin/events';
-import { databaseOutage, eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
+import {
+  databaseOutage,
+  eventually,
+  type ServiceAlone,
+  seededRandom,
+  startServiceAlone,
+} from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderboard } from '../src/index.ts';
 
@@ -106,6 +112,29 @@ describe('leaderboard consumers', () => {
     expect(board).toEqual(expected);
     expect((await parked('leaderboard-transfers')).filter((e) => e.payload.includes(partnerId))).toEqual([]);
   }, 90_000);
+
+  it('count a burst of credits, taken in batches, each once, copies published under other message ids too', async () => {
+    const random = seededRandom('leaderboard credit burst');
+    const partnerId = randomUUID();
+    const users = Array.from({ length: 6 }, () => randomUUID());
+    const expected = new Map<string, number>();
+    const events = Array.from({ length: 400 }, () => {
+      const userId = random.pick(users);
+      const cents = 1 + random.below(5000);
+      expected.set(userId, (expected.get(userId) ?? 0) + cents);
+      return credit(partnerId, userId, (cents / 100).toFixed(2));
+    });
+    const copies = events.filter(() => random.below(5) === 0);
+    await Promise.all([...events, ...copies].map((e) => publish(EVENT_SUBJECTS.transferCompleted, e)));
+    const want = Object.fromEntries([...expected].map(([u, c]) => [u, (c / 100).toFixed(2)]));
+    const board = await eventually(async () => {
+      const b = await coinBoard(partnerId);
+      return Object.keys(b).length === expected.size && Object.entries(want).every(([u, c]) => b[u] === c)
+        ? b
+        : undefined;
+    }, 30_000);
+    expect(board).toEqual(want);
+  });
 
   it('store the users of many onboarding events in batches, and serve a points page larger than 1 MB', async () => {
     const partnerId = randomUUID();

@@ -1,4 +1,5 @@
 import type { Database } from '@coin/db';
+import type { OutboxRelay } from '@coin/events';
 import type { OnboardingConfig } from './config.ts';
 import type { RequestProcessor } from './processing/request-processor.ts';
 
@@ -6,4 +7,5 @@ export interface OnboardingDeps {
   orm: Database;
   config: OnboardingConfig;
   processor: RequestProcessor;
+  relay: OutboxRelay;
 }

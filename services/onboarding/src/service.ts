@@ -20,7 +20,7 @@ export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
     outbox: true,
     start({ config, orm, relay, log, background }) {
       const processor = background(startRequestProcessor({ orm, relay, log, config }), 'request processor');
-      const deps: OnboardingDeps = { orm, config, processor };
+      const deps: OnboardingDeps = { orm, config, processor, relay };
       return [
         onboardUsersHandler(deps),
         getUserHandler(deps),

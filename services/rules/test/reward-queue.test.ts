@@ -4,8 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { onboarding, rules, wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { type ServiceAlone, startServiceAlone, storedUserReply, transferReply } from '@coin/testing';
-import pg from 'pg';
+import {
+  eventually,
+  queryDatabase,
+  type ServiceAlone,
+  startServiceAlone,
+  storedUserReply,
+  transferReply,
+} from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRules } from '../src/service.ts';
 
@@ -44,31 +50,19 @@ async function parkedCommand(...args: string[]): Promise<string[]> {
 }
 
 async function participation(userId: string) {
-  const client = new pg.Client({ connectionString: svc.env.RULES_DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      'SELECT id, status, attempts, last_error, parked_at FROM participations WHERE user_id = $1',
-      [userId],
-    );
-    return rows[0];
-  } finally {
-    await client.end();
-  }
-}
-
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const [row] = await queryDatabase(
+    svc.env.RULES_DATABASE_URL!,
+    'SELECT id, status, attempts, last_error, parked_at FROM participations WHERE user_id = $1',
+    [userId],
+  );
+  return row;
 }
 
 describe('the reward-payment queue', () => {
-  it('retries a reward the wallet cannot pay, parks it after the last attempt, and pays it once replayed', async () => {
+  // Three runs of the operator command, each a Node process that loads the service: slow on a busy machine.
+  it('retries a reward the wallet cannot pay, parks it after the last attempt, and pays it once replayed', {
+    timeout: 90_000,
+  }, async () => {
     const partnerId = randomUUID();
     const rule = await svc.call(rules.createRule, {
       partnerId,
@@ -84,7 +78,7 @@ describe('the reward-payment queue', () => {
     expect(refused.status).toBe(503);
     expect(refused.details.error).toMatch(/pending and will be paid automatically/);
 
-    const parked = await until(async () => {
+    const parked = await eventually(async () => {
       const p = await participation(userId);
       return p?.parked_at ? p : undefined;
     });
@@ -103,7 +97,7 @@ describe('the reward-payment queue', () => {
     expect(await parkedCommand('replay', 'reward-payment', parked.id)).toEqual([
       `1 reward-payment job(s) replayed: ${parked.id}`,
     ]);
-    await until(async () => ((await participation(userId))?.status === 'paid' ? true : undefined));
+    await eventually(async () => ((await participation(userId))?.status === 'paid' ? true : undefined));
     expect(paid.filter((u) => u === userId)).toHaveLength(1);
     expect(await parkedCommand('list')).toEqual([]);
   });

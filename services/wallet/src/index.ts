@@ -1,2 +1,2 @@
-export { type LedgerReport, verifyLedger } from './ledger/verify.ts';
+export { verifyLedger } from './ledger/verify.ts';
 export { startWallet } from './service.ts';

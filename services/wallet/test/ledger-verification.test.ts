@@ -1,5 +1,4 @@
-import { freePort, type Stack, startStack } from '@coin/testing';
-import pg from 'pg';
+import { eventually, freePort, queryDatabase, type Stack, startStack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWallet } from '../src/service.ts';
 
@@ -26,42 +25,27 @@ async function sample(series: string): Promise<number> {
   return line ? Number(line.slice(series.length + 1)) : Number.NaN;
 }
 
-async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 describe('periodic ledger verification (wallet /metrics)', () => {
   it('reports clean runs, then the violations of a ledger whose balance disagrees with its postings', async () => {
     await eventually(async () => {
       expect(await sample('coin_ledger_verify_runs_total{outcome="ok"}')).toBeGreaterThan(0);
       expect(await sample('coin_ledger_verify_last_success_timestamp_seconds')).toBeGreaterThan(0);
       expect(await sample('coin_ledger_verify_failures')).toBe(0);
+      return true;
     });
     expect(await sample('coin_ledger_verify_runs_total{outcome="violations"}')).toBe(0);
 
     // A wallet credited without postings: no transfer path can do this, a bad manual fix can.
-    const db = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
-    await db.connect();
-    try {
-      await db.query(
-        `INSERT INTO accounts (partner_id, kind, user_id, balance)
-         VALUES (gen_random_uuid(), 'user', gen_random_uuid(), 5)`,
-      );
-    } finally {
-      await db.end();
-    }
+    await queryDatabase(
+      stack.env.WALLET_DATABASE_URL!,
+      `INSERT INTO accounts (partner_id, kind, user_id, balance)
+       VALUES (gen_random_uuid(), 'user', gen_random_uuid(), 5)`,
+    );
     await eventually(async () => {
       expect(await sample('coin_ledger_verify_runs_total{outcome="violations"}')).toBeGreaterThan(0);
       // The partner's accounts no longer sum to zero, and the balance is not its postings' sum.
       expect(await sample('coin_ledger_verify_failures')).toBe(2);
+      return true;
     });
   });
 });

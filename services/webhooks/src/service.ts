@@ -1,25 +1,33 @@
 import { startService } from '@coin/startup';
 import { webhooksConfig } from './config.ts';
 import { startDispatcher } from './delivery/dispatcher.ts';
+import { starterOf } from './delivery/event-consumer.ts';
+import { eventSources } from './delivery/event-sources.ts';
 import { watchDeliveries } from './delivery/metrics.ts';
-import { consumeOnboardingEvents } from './delivery/onboarding-consumer.ts';
+import { onboardingSource } from './delivery/onboarding-consumer.ts';
+import { partnerEndpoints } from './delivery/partner-endpoints.ts';
 import type { WebhooksDeps } from './deps.ts';
 import { webhooksMigrations } from './migrations/index.ts';
 import { listDeliveriesHandler } from './operations/list-deliveries.ts';
+import { listEventKindsHandler } from './operations/list-event-kinds.ts';
 import { retryDeliveryHandler } from './operations/retry-delivery.ts';
 
 export async function startWebhooks(env: NodeJS.ProcessEnv = process.env) {
   return startService(webhooksConfig(env), {
     description: 'signed, retried webhook deliveries to partners',
     async start({ config, orm, nc, log, background }) {
-      const dispatcher = background(startDispatcher({ orm, nc, log, config }), 'dispatcher');
-      background({ stop: watchDeliveries(orm) }, 'delivery metrics');
-      background(
-        await consumeOnboardingEvents({ orm, nc, log, config, onStored: () => dispatcher.notify() }),
-        'onboarding consumer',
+      const endpoints = background(
+        partnerEndpoints(nc, config.WEBHOOK_PARTNER_CACHE_MS, config.REQUEST_TIMEOUT_MS),
+        'partner endpoints',
       );
+      const dispatcher = background(startDispatcher({ orm, log, config, endpoints }), 'dispatcher');
+      background({ stop: watchDeliveries(orm) }, 'delivery metrics');
+      const consumerDeps = { orm, nc, log, endpoints, onStored: () => dispatcher.notify() };
+      const sources = [starterOf(onboardingSource(nc, config.REQUEST_TIMEOUT_MS)), ...eventSources];
+      for (const source of sources)
+        background(await source.start(consumerDeps), `${source.durable} consumer`);
       const deps: WebhooksDeps = { orm, config, dispatcher };
-      return [listDeliveriesHandler(deps), retryDeliveryHandler(deps)];
+      return [listDeliveriesHandler(deps), retryDeliveryHandler(deps), listEventKindsHandler()];
     },
     database: { migrations: webhooksMigrations },
   });

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, identity, type OnboardingProcessedEvent, webhooks } from '@coin/contracts';
-import { eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { eventually, partnerReply, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhooks } from '../src/service.ts';
@@ -32,15 +32,7 @@ beforeAll(async () => {
     WEBHOOK_RETRY_MAX_MS: '200',
     WEBHOOK_MAX_ATTEMPTS: '3',
   });
-  svc.standIn(identity.getPartner, async ({ partnerId }) => ({
-    partnerId,
-    applicationName: 'Hooks test',
-    partnerName: 'Hooks Test Ltd',
-    email: 'hooks@example.com',
-    userDetailsUrl: 'https://partner.example/users',
-    webhookUrl: url,
-    webhookSecret: secret,
-  }));
+  svc.standIn(identity.getPartner, async ({ partnerId }) => partnerReply(partnerId, { url, secret }));
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, identity, type OnboardingProcessedEvent, webhooks } from '@coin/contracts';
 import { ensureEventsStream } from '@coin/events';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { partnerReply, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhooks } from '../src/service.ts';
@@ -35,15 +35,8 @@ beforeAll(async () => {
     WEBHOOK_POLL_MS: '20',
     WEBHOOK_PARTNER_CACHE_MS: '0',
   });
-  svc.standIn(identity.getPartner, async ({ partnerId }) => ({
-    partnerId,
-    applicationName: 'test',
-    partnerName: 'test',
-    email: 'partner@example.com',
-    userDetailsUrl: 'http://127.0.0.1/users',
-    webhookUrl: url,
-    webhookSecret: `whsec_${Buffer.from('a secret of 24 bytes ...').toString('base64')}`,
-  }));
+  const secret = `whsec_${Buffer.from('a secret of 24 bytes ...').toString('base64')}`;
+  svc.standIn(identity.getPartner, async ({ partnerId }) => partnerReply(partnerId, { url, secret }));
   await ensureEventsStream(svc.nc);
 });
 

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_SUBJECTS, webhooks } from '@coin/contracts';
+import { EVENT_SUBJECTS, identity, webhooks } from '@coin/contracts';
 import { listParked } from '@coin/events';
-import { databaseOutage, eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
+import {
+  databaseOutage,
+  eventually,
+  partnerReply,
+  type ServiceAlone,
+  startServiceAlone,
+} from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhooks } from '../src/index.ts';
 
@@ -14,6 +20,12 @@ let svc: ServiceAlone;
 
 beforeAll(async () => {
   svc = await startServiceAlone('webhooks', startWebhooks);
+  // Every partner subscribes; its URL refuses connections, so deliveries stay pending here.
+  const endpoint = {
+    url: 'http://127.0.0.1:9/hooks',
+    secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
+  };
+  svc.standIn(identity.getPartner, async ({ partnerId }) => partnerReply(partnerId, endpoint));
 });
 
 afterAll(async () => {

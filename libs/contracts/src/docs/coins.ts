@@ -1,5 +1,6 @@
 import { ledgerEntryNotOffered } from '../wallet.ts';
-import { EXAMPLE, type OperationDocs } from './types.ts';
+import { duplicate, NOT_YOUR_USER, notFound } from './errors.ts';
+import { EXAMPLE, FIRST_PAGE, type OperationDocs, onePage } from './types.ts';
 
 const partnerParty = {
   id: EXAMPLE.partnerId,
@@ -16,7 +17,7 @@ const userParty = {
   userId: EXAMPLE.userId,
 };
 
-export const ledgerEntryExample = {
+const ledgerEntryExample = {
   id: EXAMPLE.entryId,
   userId: EXAMPLE.userId,
   debitOrCredit: 'CR',
@@ -45,7 +46,7 @@ const debitEntry = {
   balanceAfter: 20.5,
 };
 
-const notYourUser = { code: 'NOT_FOUND', when: 'the user is not one you onboarded' };
+const notYourUser = notFound(NOT_YOUR_USER);
 const keyed = {
   409: [
     { code: 'IDEMPOTENCY_IN_PROGRESS', when: 'a request with this Idempotency-Key is still running; retry' },
@@ -61,7 +62,7 @@ export const walletDocs: Record<string, OperationDocs> = {
     description:
       "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice.",
     errors: {
-      404: [notYourUser],
+      404: notYourUser,
       ...keyed,
       422: [
         {
@@ -78,7 +79,7 @@ export const walletDocs: Record<string, OperationDocs> = {
     description:
       "Moves coins from the user's wallet to you (`DE`, `user_partner_transfer`). A wallet never goes below 0. Idempotent with `Idempotency-Key`, as above.",
     errors: {
-      404: [notYourUser],
+      404: notYourUser,
       ...keyed,
       422: [{ code: 'INSUFFICIENT_BALANCE', when: 'the wallet holds fewer coins' }, keyConflict],
     },
@@ -88,23 +89,15 @@ export const walletDocs: Record<string, OperationDocs> = {
   getUserTransactions: {
     description:
       "The user's ledger entries, newest first, paginated. Each entry carries `balanceAfter` (the wallet's balance right after it) and `refunded: true` once reversed. `page`/`limit` page by position; for a walk that stays stable while new entries arrive, pass each answer's `nextCursor` as `cursor` (then `page` is ignored) until `nextCursor` is null: no entry comes twice and none is skipped.",
-    errors: { 404: [notYourUser] },
+    errors: { 404: notYourUser },
     query: { userId: EXAMPLE.userId, limit: 20 },
-    response: {
-      data: [ledgerEntryExample],
-      count: 1,
-      currentpage: 1,
-      nextpage: null,
-      prevpage: null,
-      lastpage: 1,
-      nextCursor: null,
-    },
+    response: { ...onePage([ledgerEntryExample]), nextCursor: null },
   },
   reverseTransfer: {
     description:
       "Corrects a ledger entry (a transfer either way or a rule reward) with a new one: parties swapped, same coins, `transactionType: 'reversal'`, narration naming the original. The original then shows `reversed: true` here and `refunded: true` in history; a reversed credit leaves the coin leaderboard of the month it was earned in, and a reversed reward leaves the points leaderboard. An entry is reversed at most once, whatever the concurrency. Idempotent with `Idempotency-Key`, as transfers. Reversals are never refused by the issuance limit.",
     errors: {
-      404: [{ code: 'NOT_FOUND', when: 'no ledger entry of yours has this id' }],
+      404: notFound('no ledger entry of yours has this id'),
       409: [{ code: 'ALREADY_REVERSED', when: 'the entry has already been reversed' }, ...keyed[409]],
       422: [
         { code: 'NOT_REVERSIBLE', when: 'the entry is itself a reversal' },
@@ -182,50 +175,38 @@ export const walletDocs: Record<string, OperationDocs> = {
   },
   getBalance: {
     description: "The user's wallet balance (0 before the first transfer).",
-    errors: { 404: [notYourUser] },
+    errors: { 404: notYourUser },
     query: { userId: EXAMPLE.userId },
     response: { userId: EXAMPLE.userId, coins: 20.5 },
   },
 };
 
-const rule = {
-  id: EXAMPLE.ruleId,
+/** What a partner sends to create the example rule. */
+const newRule = {
   name: 'first purchase',
   coinValue: '100',
   condition: 'first order paid',
   maxNumberOfParticipant: '500',
-  status: 'active',
 };
+const rule = { id: EXAMPLE.ruleId, ...newRule, status: 'active' };
 
 export const rulesDocs: Record<string, OperationDocs> = {
   createRule: {
     description:
       'Creates a rule, active at once. The specification shows this call as GET with a JSON body; POST is accepted at the same path (use it from browsers and `fetch`, which send no GET body).',
-    errors: { 409: [{ code: 'DUPLICATE', when: 'you already have a rule with this name' }] },
-    request: {
-      name: 'first purchase',
-      coinValue: '100',
-      maxNumberOfParticipant: '500',
-      condition: 'first order paid',
-    },
+    errors: { 409: duplicate('you already have a rule with this name') },
+    request: newRule,
     response: rule,
   },
   listRules: {
     description: 'Your rules, newest first; `status` selects active or inactive ones.',
-    query: { status: 'active', page: 1, limit: 20 },
-    response: {
-      data: [{ ...rule, userId: EXAMPLE.partnerId, participants: 42 }],
-      count: 1,
-      currentpage: 1,
-      nextpage: null,
-      prevpage: null,
-      lastpage: 1,
-    },
+    query: { status: 'active', ...FIRST_PAGE },
+    response: onePage([{ ...rule, userId: EXAMPLE.partnerId, participants: 42 }]),
   },
   updateRule: {
     description:
       'Activates or deactivates a rule. Deactivating stops new rewards; accepted ones are still paid.',
-    errors: { 404: [{ code: 'NOT_FOUND', when: 'no rule of yours has this id' }] },
+    errors: { 404: notFound('no rule of yours has this id') },
     request: { status: 'inactive' },
     response: { ...rule, status: 'inactive' },
   },
@@ -233,10 +214,7 @@ export const rulesDocs: Record<string, OperationDocs> = {
     description:
       "Pays the rule's `coinValue` to the user, at most once per user per rule and to at most `maxNumberOfParticipant` distinct users (exact under any concurrency). Asking again answers the first ledger entry with `isExisting: true`. The user also earns points equal to the coins.",
     errors: {
-      404: [
-        { code: 'NOT_FOUND', when: 'no rule of yours has this name' },
-        { code: 'NOT_FOUND', when: 'the user is not one you onboarded' },
-      ],
+      404: notFound('no rule of yours has this name', NOT_YOUR_USER),
       ...keyed,
       422: [
         { code: 'RULE_INACTIVE', when: 'the rule is inactive' },

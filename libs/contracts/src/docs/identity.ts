@@ -1,4 +1,5 @@
 import { accountUserEmptyState } from '../accounts.ts';
+import { duplicate, notFound, rateLimited, unauthorized } from './errors.ts';
 import { EXAMPLE, type OperationDocs } from './types.ts';
 
 const partner = {
@@ -43,11 +44,14 @@ const accountUser = {
 
 const password = 'correct horse battery';
 
+const noAccount = notFound('no account with this e-mail');
+const alreadyVerified = [{ code: 'ALREADY_VERIFIED', when: 'the e-mail is already verified' }];
+
 export const identityDocs: Record<string, OperationDocs> = {
   registerPartner: {
     description:
       'Creates your partner account. `id` and `partnerId` are the same value: your partner id. Passwords are hashed with argon2id. `webhookUrl` may be set here or later with `PUT /partners/webhook`. Limited per client address.',
-    errors: { 409: [{ code: 'DUPLICATE', when: 'a partner with this e-mail exists' }] },
+    errors: { 409: duplicate('a partner with this e-mail exists') },
     request: {
       applicationName: 'Demo',
       redirectUrl: 'https://demo.example/r',
@@ -65,8 +69,8 @@ export const identityDocs: Record<string, OperationDocs> = {
     description:
       'Exchanges e-mail and password for an access token (15 minutes) and a refresh token (30 days, single-use). Five failed logins for one e-mail within 15 minutes lock it for the rest of the window.',
     errors: {
-      401: [{ code: 'UNAUTHORIZED', when: 'e-mail or password is incorrect' }],
-      429: [{ code: 'RATE_LIMITED', when: 'too many failed logins for this e-mail' }],
+      401: unauthorized('e-mail or password is incorrect'),
+      429: rateLimited('too many failed logins for this e-mail'),
     },
     request: { email: 'dev@demo.example', password },
     response: {
@@ -84,9 +88,7 @@ export const identityDocs: Record<string, OperationDocs> = {
   refreshTokens: {
     description:
       'Rotates the pair: the refresh token given is spent and a new pair returned. Presenting a spent refresh token again revokes every token of its login (it has leaked).',
-    errors: {
-      401: [{ code: 'UNAUTHORIZED', when: 'the refresh token is invalid, expired, spent or revoked' }],
-    },
+    errors: { 401: unauthorized('the refresh token is invalid, expired, spent or revoked') },
     request: { refreshToken: 'rt_8Jx2…' },
     response: { tokens },
   },
@@ -97,14 +99,28 @@ export const identityDocs: Record<string, OperationDocs> = {
     response: {},
   },
   getMe: {
-    description: 'Your partner account, with the webhook URL (never the secret).',
-    response: { ...partner, webhookUrl: 'https://demo.example/hooks', createdAt: EXAMPLE.at },
+    description:
+      'Your partner account, with the webhook URL (never the secret) and the event kinds sent to it (`webhookEvents`).',
+    response: {
+      ...partner,
+      webhookUrl: 'https://demo.example/hooks',
+      webhookEvents: ['USER_ONBOARDING', 'COINS_TRANSFERRED'],
+      createdAt: EXAMPLE.at,
+    },
   },
   setWebhook: {
     description:
-      'Sets where webhooks go, and returns the signing secret (`whsec_…`). The secret stays the same across URL changes unless `rotateSecret` is true. Setting a URL re-enables one disabled by a 410 answer.',
-    request: { url: 'https://demo.example/hooks', rotateSecret: false },
-    response: { url: 'https://demo.example/hooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      'Sets where webhooks go, and returns the signing secret (`whsec_…`). The secret stays the same across URL changes unless `rotateSecret` is true. Setting a URL re-enables one disabled by a 410 answer. `events` names the kinds sent (see `GET /api/v1/laas/webhooks/events`); without it every kind is sent, kinds added later included. The answer\u2019s `events` lists the kinds in force. Events recorded before the change keep their deliveries.',
+    request: {
+      url: 'https://demo.example/hooks',
+      rotateSecret: false,
+      events: ['USER_ONBOARDING', 'COINS_TRANSFERRED'],
+    },
+    response: {
+      url: 'https://demo.example/hooks',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      events: ['USER_ONBOARDING', 'COINS_TRANSFERRED'],
+    },
   },
   createApiKey: {
     description:
@@ -118,7 +134,7 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   revokeApiKey: {
     description: 'Revokes a key; every gateway stops accepting it within 30 seconds.',
-    errors: { 404: [{ code: 'NOT_FOUND', when: 'no key of yours has this id' }] },
+    errors: { 404: notFound('no key of yours has this id') },
     response: {},
   },
   createAccountUser: {
@@ -127,7 +143,7 @@ export const identityDocs: Record<string, OperationDocs> = {
     errors: {
       409: [
         { code: '', when: '`Tag Already Taken` (the code is empty, as the specification shows)' },
-        { code: 'DUPLICATE', when: 'an account with this e-mail exists' },
+        ...duplicate('an account with this e-mail exists'),
       ],
     },
     request: {
@@ -146,8 +162,8 @@ export const identityDocs: Record<string, OperationDocs> = {
   verifyEmail: {
     description: "Verifies an account user's e-mail with the code sent to it (5 tries per code).",
     errors: {
-      404: [{ code: 'NOT_FOUND', when: 'no account with this e-mail' }],
-      409: [{ code: 'ALREADY_VERIFIED', when: 'the e-mail is already verified' }],
+      404: noAccount,
+      409: alreadyVerified,
       422: [
         { code: 'INVALID_CODE', when: 'wrong code (says how many tries are left)' },
         { code: 'CODE_EXPIRED', when: 'the code has expired' },
@@ -161,9 +177,9 @@ export const identityDocs: Record<string, OperationDocs> = {
     description:
       'Sends a new one-time code; the previous one stops working. At most one a minute per account.',
     errors: {
-      404: [{ code: 'NOT_FOUND', when: 'no account with this e-mail' }],
-      409: [{ code: 'ALREADY_VERIFIED', when: 'the e-mail is already verified' }],
-      429: [{ code: 'RATE_LIMITED', when: 'a code was sent less than a minute ago' }],
+      404: noAccount,
+      409: alreadyVerified,
+      429: rateLimited('a code was sent less than a minute ago'),
     },
     request: { email: 'ada@example.com' },
     response: { email: 'ada@example.com', emailCodeExpiresAt: EXAMPLE.at },

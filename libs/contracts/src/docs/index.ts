@@ -4,7 +4,7 @@ import type { OperationDocs } from './types.ts';
 import { leaderboardDocs, onboardingDocs, webhooksDocs } from './users.ts';
 
 export { fieldDocs } from './fields.ts';
-export { type ErrorDoc, EXAMPLE, type OperationDocs } from './types.ts';
+export type { ErrorDoc, OperationDocs } from './types.ts';
 export { webhookDocs } from './webhooks.ts';
 
 /** The reference's words for every HTTP operation, by operation name. */

@@ -1,3 +1,5 @@
+import { DEFAULT_PAGE_SIZE, paginate } from '../common.ts';
+
 /** One error an operation may answer with: its `appErrorCode`, and when. */
 export interface ErrorDoc {
   code: string;
@@ -33,3 +35,11 @@ export const EXAMPLE = {
   eventId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
   at: '2026-11-23T08:30:00.000Z',
 } as const;
+
+/** An example list answer: the first and only page, holding `data`. */
+export function onePage<T>(data: T[]) {
+  return { data, ...paginate(data.length, 1, DEFAULT_PAGE_SIZE) };
+}
+
+/** The query of an example call for a list's first page. */
+export const FIRST_PAGE = { page: 1, limit: DEFAULT_PAGE_SIZE };

@@ -1,4 +1,5 @@
-import { EXAMPLE, type OperationDocs } from './types.ts';
+import { duplicate, NOT_YOUR_USER, notFound } from './errors.ts';
+import { EXAMPLE, FIRST_PAGE, type OperationDocs, onePage } from './types.ts';
 
 const tier = { id: EXAMPLE.tierId, name: 'gold', rank: 2, createdAt: EXAMPLE.at, updatedAt: EXAMPLE.at };
 const storedUser = {
@@ -8,7 +9,6 @@ const storedUser = {
   createdAt: EXAMPLE.at,
   updatedAt: EXAMPLE.at,
 };
-const page = { count: 1, currentpage: 1, nextpage: null, prevpage: null, lastpage: 1 };
 const request = {
   id: EXAMPLE.requestId,
   status: 'done',
@@ -33,56 +33,49 @@ export const onboardingDocs: Record<string, OperationDocs> = {
   getOnboardingRequest: {
     description:
       'How an onboard-users request is going: `processedCount` of `usersCount` handled, `failedCount` failed, and the failures a page at a time (`page`, `limit`). `id` is the last segment of the onboard-users `Location` and the webhook\u2019s `requestId`.',
-    errors: { 404: [{ code: 'NOT_FOUND', when: 'no request of yours has this id' }] },
-    query: { page: 1, limit: 20 },
+    errors: { 404: notFound('no request of yours has this id') },
+    query: FIRST_PAGE,
     response: {
       ...request,
-      failures: {
-        data: [
-          {
-            user: EXAMPLE.userId,
-            reason: 'userId is already onboarded for this partner (uniqueness violation)',
-          },
-        ],
-        ...page,
-      },
+      failures: onePage([
+        {
+          user: EXAMPLE.userId,
+          reason: 'userId is already onboarded for this partner (uniqueness violation)',
+        },
+      ]),
     },
   },
   listOnboardingRequests: {
     description: 'Your onboard-users requests, newest first, each with its progress.',
-    query: { page: 1, limit: 20 },
-    response: { data: [request], ...page },
+    query: FIRST_PAGE,
+    response: onePage([request]),
   },
   listUsers: {
     description: 'Your onboarded users, newest first (`count` is how many you have).',
-    query: { page: 1, limit: 20 },
-    response: { data: [{ ...storedUser, tierId: null }], ...page },
+    query: FIRST_PAGE,
+    response: onePage([{ ...storedUser, tierId: null }]),
   },
   getPartnerUser: {
     description: 'One of your onboarded users, with its tier.',
-    errors: { 404: [{ code: 'NOT_FOUND', when: 'the user is not one you onboarded' }] },
+    errors: { 404: notFound(NOT_YOUR_USER) },
     response: { ...storedUser, tierId: EXAMPLE.tierId },
   },
   createTier: {
     description: 'Defines a tier. Names are unique among your tiers, ignoring case.',
-    errors: { 409: [{ code: 'DUPLICATE', when: 'you already have a tier with this name' }] },
+    errors: { 409: duplicate('you already have a tier with this name') },
     request: { name: 'gold', rank: 2 },
     response: tier,
   },
   listTiers: {
     description: 'Your tiers, by rank.',
-    query: { page: 1, limit: 20 },
-    response: { data: [tier], ...page },
+    query: FIRST_PAGE,
+    response: onePage([tier]),
   },
   upgradeTier: {
     description:
       'Moves one of your users to one of your tiers (up or down). `partnerId`, when sent, must be yours.',
     errors: {
-      404: [
-        { code: 'NOT_FOUND', when: 'the user is not one you onboarded' },
-        { code: 'NOT_FOUND', when: 'no tier of yours has this id' },
-        { code: 'NOT_FOUND', when: '`partnerId` is not yours' },
-      ],
+      404: notFound(NOT_YOUR_USER, 'no tier of yours has this id', '`partnerId` is not yours'),
     },
     request: { userId: EXAMPLE.userId, tierId: EXAMPLE.tierId },
     response: {},
@@ -96,18 +89,17 @@ export const leaderboardDocs: Record<string, OperationDocs> = {
     query: { type: 'earner', year: 2026, month: 11, page: 1, limit: 20, userId: EXAMPLE.userId },
     response: {
       userPosition: { userId: EXAMPLE.userId, amount: '125.50', position: 1 },
-      data: [{ userId: EXAMPLE.userId, coins: '125.50' }],
-      ...page,
+      ...onePage([{ userId: EXAMPLE.userId, coins: '125.50' }]),
       count: '1',
     },
   },
   pointsLeaderboard: {
     description: 'All-time points of each of your users (earned by rule rewards), highest first.',
-    errors: { 404: [{ code: 'NOT_FOUND', when: '`partnerId` is not yours' }] },
+    errors: { 404: notFound('`partnerId` is not yours') },
     query: { page: 1, take: 20, userId: EXAMPLE.userId },
     response: {
       userPosition: { userId: EXAMPLE.userId, amount: 100, position: 1 },
-      data: [
+      ...onePage([
         {
           id: EXAMPLE.storedUserId,
           points: 100,
@@ -115,8 +107,7 @@ export const leaderboardDocs: Record<string, OperationDocs> = {
           updatedAt: EXAMPLE.at,
           user: storedUser,
         },
-      ],
-      ...page,
+      ]),
     },
   },
   ping: {
@@ -132,6 +123,7 @@ const delivery = {
   status: 'failed',
   attempts: 8,
   lastStatusCode: 500,
+  sequence: 7,
   lastError: 'HTTP 500',
   nextAttemptAt: null,
   deliveredAt: null,
@@ -153,13 +145,26 @@ const delivery = {
 export const webhooksDocs: Record<string, OperationDocs> = {
   listDeliveries: {
     description: 'Your webhook deliveries, newest first, each with every attempt; `status` filters.',
-    query: { status: 'failed', page: 1, limit: 20 },
-    response: { data: [delivery], ...page },
+    query: { status: 'failed', ...FIRST_PAGE },
+    response: onePage([delivery]),
   },
   retryDelivery: {
     description:
       'Makes one more attempt now, to your current URL with your current secret, and re-enables a URL disabled by 410. For a `pending` delivery it is an extra attempt (`manual: true` in its log): it spends none of the automatic attempts and, if it fails, the delivery is due again exactly when it was before; asking while an attempt (yours or an automatic one) is under way does nothing more. A `failed` delivery becomes `pending` with one automatic attempt: if that fails too, it is `failed` again.',
-    errors: { 404: [{ code: 'NOT_FOUND', when: 'no delivery of yours has this id' }] },
+    errors: { 404: notFound('no delivery of yours has this id') },
     response: { ...delivery, status: 'pending', nextAttemptAt: EXAMPLE.at },
+  },
+  listEventKinds: {
+    description:
+      'Every kind of event your webhook URL can receive, with a description and the JSON Schema of its body. Subscribe to some with `events` on `PUT /api/v1/ufel/partners/webhook`.',
+    response: {
+      data: [
+        {
+          event: 'COINS_TRANSFERRED',
+          description: 'One per transfer to or from a user (rule rewards included).',
+          schema: { type: 'object', properties: { event: { const: 'COINS_TRANSFERRED' } } },
+        },
+      ],
+    },
   },
 };

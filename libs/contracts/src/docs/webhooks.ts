@@ -1,33 +1,96 @@
-import { z } from 'zod';
+import { type EventKind, type EventPayload, TREASURY_LOW_SHARE } from '../webhooks.ts';
 import { EXAMPLE } from './types.ts';
 
-/** The body of the USER_ONBOARDING webhook, exactly as POSTed to the partner. */
-export const userOnboardingWebhookBody = z.object({
-  event: z.literal('USER_ONBOARDING'),
-  status: z.literal('success'),
-  requestId: z.guid(),
-  failed: z.array(z.object({ user: z.string(), reason: z.string() })),
-});
+interface EventDoc<K extends EventKind> {
+  summary: string;
+  description: string;
+  example: EventPayload<K>;
+}
+
+const common = { status: 'success', occurredAt: EXAMPLE.at, sequence: 42 } as const;
+
+const RETRIES =
+  'Verify the signature against the raw body before parsing it; answer any 2xx within 15 s. Anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 Gone disables the URL.';
 
 /** The events sent to a partner's webhook URL (OpenAPI `webhooks`), with what the headers mean. */
 export const webhookDocs = {
-  USER_ONBOARDING: {
-    summary: 'An onboard-users request has been processed',
-    body: userOnboardingWebhookBody,
-    description:
-      'One per onboard-users request, once every user of it has been handled. `requestId` is the request\u2019s id (the `Location` of the onboard-users answer). `failed` lists every user not onboarded, in request order. Verify the signature against the raw body before parsing it; answer any 2xx within 15 s. Anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 Gone disables the URL.',
-    example: {
-      event: 'USER_ONBOARDING',
-      status: 'success',
-      requestId: EXAMPLE.requestId,
-      failed: [
-        {
-          user: EXAMPLE.userId,
-          reason: 'userId is already onboarded for this partner (uniqueness violation)',
-        },
-      ],
+  events: {
+    USER_ONBOARDING: {
+      summary: 'An onboard-users request has been processed',
+      description: `One per onboard-users request, once every user of it has been handled. \`requestId\` is the request\u2019s id (the \`Location\` of the onboard-users answer). \`failed\` lists every user not onboarded, in request order. ${RETRIES}`,
+      example: {
+        event: 'USER_ONBOARDING',
+        ...common,
+        requestId: EXAMPLE.requestId,
+        failed: [
+          {
+            user: EXAMPLE.userId,
+            reason: 'userId is already onboarded for this partner (uniqueness violation)',
+          },
+        ],
+      },
     },
-  },
+    COINS_TRANSFERRED: {
+      summary: 'Coins moved between you and a user',
+      description: `One per transfer to or from a user (rule rewards included). \`debitOrCredit\` is the user\u2019s side: \`CR\` when coins reached the user. ${RETRIES}`,
+      example: {
+        event: 'COINS_TRANSFERRED',
+        ...common,
+        ledgerEntryId: EXAMPLE.entryId,
+        userId: EXAMPLE.userId,
+        transactionType: 'partner_user_transfer',
+        debitOrCredit: 'CR',
+        coins: 12.5,
+      },
+    },
+    COINS_REVERSED: {
+      summary: 'A ledger entry was reversed',
+      description: `One per reversal. \`ledgerEntryId\` is the correcting entry, \`reversedEntryId\` the original; \`debitOrCredit\` is the correcting entry\u2019s side for the user. ${RETRIES}`,
+      example: {
+        event: 'COINS_REVERSED',
+        ...common,
+        ledgerEntryId: EXAMPLE.entryId,
+        userId: EXAMPLE.userId,
+        debitOrCredit: 'DE',
+        coins: 12.5,
+        reversedEntryId: EXAMPLE.eventId,
+      },
+    },
+    RULE_CAP_REACHED: {
+      summary: 'A rule has rewarded as many users as it may',
+      description: `Sent when the reward that takes a rule\u2019s last place is recorded; rewards of further users are refused (422 \`RULE_CAP_REACHED\`). Sent again if a place is given back (a reward the wallet refused) and taken again. ${RETRIES}`,
+      example: {
+        event: 'RULE_CAP_REACHED',
+        ...common,
+        ruleId: EXAMPLE.ruleId,
+        ruleName: 'first purchase',
+        maxNumberOfParticipant: 100,
+      },
+    },
+    USER_TIER_CHANGED: {
+      summary: 'A user was moved to another tier',
+      description: `One per upgrade-tier call that changes the user\u2019s tier (moving a user to the tier it is in sends nothing). \`previousTierId\` is null when the user had no tier. ${RETRIES}`,
+      example: {
+        event: 'USER_TIER_CHANGED',
+        ...common,
+        userId: EXAMPLE.userId,
+        tierId: EXAMPLE.tierId,
+        tierName: 'gold',
+        previousTierId: null,
+      },
+    },
+    TREASURY_LOW: {
+      summary: `Outstanding coins reached ${TREASURY_LOW_SHARE * 100} % of your issuance limit`,
+      description: `Sent by the transfer (or reward) that takes your outstanding coins from below ${TREASURY_LOW_SHARE * 100} % of your issuance limit to at or above it: once per upward crossing. Falling below again (redemptions, reversals, a higher limit) re-arms it; changing the limit itself sends nothing. ${RETRIES}`,
+      example: {
+        event: 'TREASURY_LOW',
+        ...common,
+        outstanding: 8000,
+        issuanceLimit: 10000,
+        threshold: TREASURY_LOW_SHARE,
+      },
+    },
+  } satisfies { [K in EventKind]: EventDoc<K> },
   headers: {
     'webhook-id': 'The delivery\u2019s id, the same on every attempt: use it to ignore a repeat.',
     'webhook-timestamp': 'Seconds since the epoch at this attempt: refuse one more than 5 minutes off.',

@@ -11,7 +11,7 @@ interface SessionDeps {
   authenticate: ReturnType<typeof createAuthenticator>;
 }
 
-export const SESSION_PATH = '/dashboard/session';
+const SESSION_PATH = '/dashboard/session';
 const COOKIE = 'coin_refresh';
 const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
 

@@ -1,4 +1,4 @@
-import { docs, type Operation } from '@coin/contracts';
+import { docs, type Operation, webhooks as webhooksContract } from '@coin/contracts';
 import { z } from 'zod';
 import { errorResponses } from './responses.ts';
 
@@ -102,33 +102,41 @@ function operation(op: Operation, method: string): Json {
 }
 
 function webhooks(): Json {
-  const hook = docs.webhookDocs.USER_ONBOARDING;
-  return {
-    USER_ONBOARDING: {
-      post: {
-        summary: hook.summary,
-        description: hook.description,
-        operationId: 'userOnboardingWebhook',
-        tags: ['webhooks'],
-        parameters: Object.entries(docs.webhookDocs.headers).map(([name, description]) => ({
-          name,
-          in: 'header',
-          required: true,
-          description,
-          schema: { type: 'string' },
-        })),
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: jsonSchema(hook.body, 'output'), example: hook.example } },
+  const parameters = Object.entries(docs.webhookDocs.headers).map(([name, description]) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  }));
+  return Object.fromEntries(
+    webhooksContract.EVENT_KINDS.map((kind) => {
+      const hook = docs.webhookDocs.events[kind];
+      const body = webhooksContract.payloadSchemas[kind];
+      const operationId = `${kind.toLowerCase().replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`;
+      return [
+        kind,
+        {
+          post: {
+            summary: hook.summary,
+            description: hook.description,
+            operationId,
+            tags: ['webhooks'],
+            parameters,
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(body, 'output'), example: hook.example } },
+            },
+            responses: {
+              '2XX': { description: 'Acknowledged: the delivery is done.' },
+              '410': { description: 'Gone: disables this URL until you set one again or retry a delivery.' },
+              default: { description: 'Anything else, a timeout or a refused connection: retried later.' },
+            },
+          },
         },
-        responses: {
-          '2XX': { description: 'Acknowledged: the delivery is done.' },
-          '410': { description: 'Gone: disables this URL until you set one again or retry a delivery.' },
-          default: { description: 'Anything else, a timeout or a refused connection: retried later.' },
-        },
-      },
-    },
-  };
+      ];
+    }),
+  );
 }
 
 /** The OpenAPI 3.1 document of the partner API, generated from the contracts. */

@@ -20,7 +20,7 @@ const FAILURE: Record<number, { errorType: string; message: string; description:
 };
 
 /** Every error an operation can answer: those of its own, and those every call of its kind can get. */
-export function errorsOf(op: Operation): Map<number, docs.ErrorDoc[]> {
+function errorsOf(op: Operation): Map<number, docs.ErrorDoc[]> {
   const http = op.http!;
   const out = new Map<number, docs.ErrorDoc[]>();
   const add = (status: number, code: string, when: string) => {

@@ -1,4 +1,4 @@
-import { boundQuery, type EntityManager, violatedUniqueConstraint } from '@coin/db';
+import { boundQuery, boundRow, type EntityManager, insertUnique } from '@coin/db';
 import { AppError } from '@coin/errors';
 
 export interface AccountUserRecord {
@@ -32,20 +32,16 @@ const COLUMNS = `id, fullname, tag, email, phone, country_code AS "countryCode",
 
 /** The unique indexes decide, so that of concurrent sign-ups with one tag exactly one commits. */
 export async function insertAccountUser(em: EntityManager, u: NewAccountUser): Promise<AccountUserRecord> {
-  try {
-    const [row] = await boundQuery<AccountUserRecord>(
-      em,
-      `INSERT INTO account_users (id, fullname, tag, email, password_hash, phone, country_code, is_adult, date_of_birth)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [u.id, u.fullname, u.tag, u.email, u.passwordHash, u.phone, u.countryCode, u.isAdult, u.dateOfBirth],
-    );
-    return row;
-  } catch (err) {
-    const constraint = violatedUniqueConstraint(err);
-    if (constraint === 'account_users_tag_key') throw AppError.conflict('Tag Already Taken', '');
-    if (constraint) throw AppError.conflict('an account user with this email already exists');
-    throw err;
-  }
+  return insertUnique<AccountUserRecord>(
+    em,
+    `INSERT INTO account_users (id, fullname, tag, email, password_hash, phone, country_code, is_adult, date_of_birth)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+    [u.id, u.fullname, u.tag, u.email, u.passwordHash, u.phone, u.countryCode, u.isAdult, u.dateOfBirth],
+    (constraint) =>
+      constraint === 'account_users_tag_key'
+        ? AppError.conflict('Tag Already Taken', '')
+        : AppError.conflict('an account user with this email already exists'),
+  );
 }
 
 /** The account user with this e-mail, its row locked until the caller's transaction ends. */
@@ -53,12 +49,9 @@ export async function lockAccountUser(
   tx: EntityManager,
   email: string,
 ): Promise<AccountUserRecord | undefined> {
-  const [row] = await boundQuery<AccountUserRecord>(
-    tx,
-    `SELECT ${COLUMNS} FROM account_users WHERE email = $1 FOR UPDATE`,
-    [email],
-  );
-  return row;
+  return boundRow<AccountUserRecord>(tx, `SELECT ${COLUMNS} FROM account_users WHERE email = $1 FOR UPDATE`, [
+    email,
+  ]);
 }
 
 /** Stores a fresh code's hash (the previous one stops working, attempts start over). */

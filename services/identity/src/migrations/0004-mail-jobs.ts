@@ -1,4 +1,5 @@
 import { Migration } from '@coin/db';
+import { dueJobsIndex, mirroredColumn } from '@coin/jobs';
 
 /**
  * The mail outbox becomes a queue of @coin/jobs: a mail given up is parked, to be replayed.
@@ -10,22 +11,15 @@ export class MailJobs extends Migration {
   override async up(): Promise<void> {
     this.addSql('ALTER TABLE mail_outbox ADD COLUMN parked_at timestamptz');
     this.addSql('UPDATE mail_outbox SET parked_at = failed_at WHERE failed_at IS NOT NULL');
-    this.addSql(`
-      CREATE FUNCTION mail_outbox_parked_as_failed() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          NEW.parked_at := coalesce(NEW.parked_at, NEW.failed_at);
-        ELSIF NEW.parked_at IS NOT DISTINCT FROM OLD.parked_at THEN
-          NEW.parked_at := NEW.failed_at;
-        END IF;
-        NEW.failed_at := NEW.parked_at;
-        RETURN NEW;
-      END $$`);
-    this.addSql(`
-      CREATE TRIGGER mail_outbox_parked_as_failed BEFORE INSERT OR UPDATE ON mail_outbox
-        FOR EACH ROW EXECUTE FUNCTION mail_outbox_parked_as_failed()`);
+    for (const sql of mirroredColumn({
+      table: 'mail_outbox',
+      fn: 'mail_outbox_parked_as_failed',
+      column: 'parked_at',
+      legacy: 'failed_at',
+    }))
+      this.addSql(sql);
     this.addSql(
-      'CREATE INDEX mail_outbox_due_jobs ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND parked_at IS NULL',
+      dueJobsIndex({ index: 'mail_outbox_due_jobs', table: 'mail_outbox', pending: 'sent_at IS NULL' }),
     );
   }
 }

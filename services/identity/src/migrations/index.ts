@@ -4,6 +4,7 @@ import { OnePartnerId } from './0003-one-partner-id.ts';
 import { MailJobs } from './0004-mail-jobs.ts';
 import { LoginLockLevel } from './0005-login-lock-level.ts';
 import { SigningKeyRotation } from './0006-signing-key-rotation.ts';
+import { WebhookEvents } from './0007-webhook-events.ts';
 
 export const identityMigrations = [
   { name: '0001-partners-and-tokens', class: PartnersAndTokens },
@@ -12,4 +13,5 @@ export const identityMigrations = [
   { name: '0004-mail-jobs', class: MailJobs },
   { name: '0005-login-lock-level', class: LoginLockLevel },
   { name: '0006-signing-key-rotation', class: SigningKeyRotation },
+  { name: '0007-webhook-events', class: WebhookEvents },
 ];

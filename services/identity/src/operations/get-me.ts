@@ -3,7 +3,7 @@ import { identity } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { findPartner } from '../partners/partner-store.ts';
+import { findPartner, subscribedKinds } from '../partners/partner-store.ts';
 import { partnerView } from '../partners/partner-view.ts';
 
 export function getMeHandler(deps: IdentityDeps) {
@@ -13,6 +13,7 @@ export function getMeHandler(deps: IdentityDeps) {
     return {
       ...partnerView(partner),
       webhookUrl: partner.webhookUrl,
+      webhookEvents: subscribedKinds(partner.webhookEvents),
       createdAt: isoTime(partner.createdAt),
     };
   });

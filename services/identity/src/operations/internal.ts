@@ -26,7 +26,12 @@ async function profileOf(deps: IdentityDeps, partnerId: string) {
 export function getPartnerHandler(deps: IdentityDeps) {
   return handle(identity.getPartner, async ({ partnerId }) => {
     const { profile, partner } = await profileOf(deps, partnerId);
-    return { ...profile, webhookUrl: partner.webhookUrl, webhookSecret: partner.webhookSecret };
+    return {
+      ...profile,
+      webhookUrl: partner.webhookUrl,
+      webhookSecret: partner.webhookSecret,
+      webhookEvents: partner.webhookEvents,
+    };
   });
 }
 

@@ -6,14 +6,18 @@ import type { IdentityDeps } from '../deps.ts';
 import { setWebhook } from '../partners/partner-store.ts';
 import { newWebhookSecret } from '../security/secrets.ts';
 
-/** The signing secret is kept across URL changes unless the partner asks for a new one. */
+/**
+ * The signing secret is kept across URL changes unless the partner asks for a new one; the event
+ * kinds are replaced (none named: every kind).
+ */
 export function setWebhookHandler(deps: IdentityDeps) {
   return handle(identity.setWebhook, async ({ partnerId, body }) => {
     const refusal = urlRefusal(body.url, deps.config.APP_MODE);
     if (refusal) throw AppError.badRequest(`url ${refusal}`);
-    const set = await setWebhook(deps.orm.em, partnerId, body.url, newWebhookSecret(), body.rotateSecret);
+    const target = { url: body.url, events: body.events ?? null };
+    const set = await setWebhook(deps.orm.em, partnerId, target, newWebhookSecret(), body.rotateSecret);
     if (!set) throw AppError.notFound('partner not found');
-    // Webhooks replicas drop their cached URL and secret: the next attempt (a retry) uses these.
+    // Webhooks replicas drop their cached URL, secret and kinds: the next event and attempt use these.
     broadcast(deps.nc, partnerEndpointChanged.subject, partnerEndpointChanged.schema, { partnerId });
     return set;
   });

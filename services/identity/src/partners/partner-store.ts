@@ -1,4 +1,5 @@
-import { boundQuery, type EntityManager, violatedUniqueConstraint } from '@coin/db';
+import { webhooks } from '@coin/contracts';
+import { boundRow, type EntityManager, insertUnique } from '@coin/db';
 import { AppError } from '@coin/errors';
 
 export interface PartnerRecord {
@@ -15,84 +16,83 @@ export interface PartnerRecord {
   passwordHash: string;
   webhookUrl: string | null;
   webhookSecret: string | null;
+  /** The event kinds sent; null: every kind. */
+  webhookEvents: webhooks.EventKind[] | null;
   /** Postgres text; see isoTime. */
   createdAt: string;
 }
 
-export type NewPartner = Omit<PartnerRecord, 'createdAt'>;
+export type NewPartner = Omit<PartnerRecord, 'createdAt' | 'webhookEvents'>;
 
 const COLUMNS = `id, partner_id AS "partnerId", application_name AS "applicationName", client_id AS "clientId",
   redirect_url AS "redirectUrl", web_redirect_url AS "webRedirectUrl", mobile_redirect_url AS "mobileRedirectUrl",
   email, partner_name AS "partnerName", user_details_url AS "userDetailsUrl", password_hash AS "passwordHash",
-  webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret", created_at AS "createdAt"`;
+  webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret",
+  webhook_events AS "webhookEvents", created_at AS "createdAt"`;
 
 /** The e-mail's unique index decides between concurrent sign-ups: the loser gets 409 DUPLICATE. */
 export async function insertPartner(em: EntityManager, p: NewPartner): Promise<PartnerRecord> {
-  try {
-    const [row] = await boundQuery<PartnerRecord>(
-      em,
-      `INSERT INTO partners (id, partner_id, application_name, client_id, redirect_url, web_redirect_url,
-         mobile_redirect_url, email, partner_name, user_details_url, password_hash, webhook_url, webhook_secret)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
-      [
-        p.id,
-        p.partnerId,
-        p.applicationName,
-        p.clientId,
-        p.redirectUrl,
-        p.webRedirectUrl,
-        p.mobileRedirectUrl,
-        p.email,
-        p.partnerName,
-        p.userDetailsUrl,
-        p.passwordHash,
-        p.webhookUrl,
-        p.webhookSecret,
-      ],
-    );
-    return row;
-  } catch (err) {
-    if (violatedUniqueConstraint(err)) throw AppError.conflict('a partner with this email already exists');
-    throw err;
-  }
+  return insertUnique<PartnerRecord>(
+    em,
+    `INSERT INTO partners (id, partner_id, application_name, client_id, redirect_url, web_redirect_url,
+       mobile_redirect_url, email, partner_name, user_details_url, password_hash, webhook_url, webhook_secret)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
+    [
+      p.id,
+      p.partnerId,
+      p.applicationName,
+      p.clientId,
+      p.redirectUrl,
+      p.webRedirectUrl,
+      p.mobileRedirectUrl,
+      p.email,
+      p.partnerName,
+      p.userDetailsUrl,
+      p.passwordHash,
+      p.webhookUrl,
+      p.webhookSecret,
+    ],
+    () => AppError.conflict('a partner with this email already exists'),
+  );
 }
 
 export async function findPartner(em: EntityManager, partnerId: string): Promise<PartnerRecord | undefined> {
-  const [row] = await boundQuery<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE partner_id = $1`, [
-    partnerId,
-  ]);
-  return row;
+  return boundRow<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId]);
 }
 
 export async function findPartnerByEmail(
   em: EntityManager,
   email: string,
 ): Promise<PartnerRecord | undefined> {
-  const [row] = await boundQuery<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE email = $1`, [
-    email,
-  ]);
-  return row;
+  return boundRow<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE email = $1`, [email]);
+}
+
+/** The kinds a partner receives, every kind when it named none. */
+export function subscribedKinds(events: webhooks.EventKind[] | null): webhooks.EventKind[] {
+  return events ?? [...webhooks.EVENT_KINDS];
 }
 
 /**
- * Sets the webhook URL; the signing secret is kept unless there is none yet or `newSecret` replaces
- * it. Returns the URL and the secret in force, or undefined for an unknown partner.
+ * Sets the webhook URL and the event kinds sent to it (null: every kind); the signing secret is
+ * kept unless there is none yet or `newSecret` replaces it. Returns the URL, the secret and the
+ * kinds in force, or undefined for an unknown partner.
  */
 export async function setWebhook(
   em: EntityManager,
   partnerId: string,
-  url: string,
+  target: { url: string; events: webhooks.EventKind[] | null },
   newSecret: string,
   rotate: boolean,
-): Promise<{ url: string; secret: string } | undefined> {
-  const [row] = await boundQuery<{ url: string; secret: string }>(
+): Promise<{ url: string; secret: string; events: webhooks.EventKind[] } | undefined> {
+  const row = await boundRow<{ url: string; secret: string; events: webhooks.EventKind[] | null }>(
     em,
     `UPDATE partners
         SET webhook_url = $2,
             webhook_secret = CASE WHEN webhook_secret IS NULL OR $4 THEN $3 ELSE webhook_secret END,
+            webhook_events = $5::text[],
             updated_at = now()
-      WHERE partner_id = $1 RETURNING webhook_url AS url, webhook_secret AS secret`,
-    [partnerId, url, newSecret, rotate],
+      WHERE partner_id = $1 RETURNING webhook_url AS url, webhook_secret AS secret, webhook_events AS events`,
+    [partnerId, target.url, newSecret, rotate, target.events],
   );
-  return row;
+  return row && { ...row, events: subscribedKinds(row.events) };
 }

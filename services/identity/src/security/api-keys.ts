@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_KEY_PREFIX } from '@coin/contracts';
-import { boundQuery, type EntityManager } from '@coin/db';
+import { boundQuery, boundRow, type EntityManager } from '@coin/db';
 import { sha256 } from './secrets.ts';
 
 export interface ApiKeyRecord {
@@ -41,7 +41,7 @@ export async function listApiKeys(em: EntityManager, partnerId: string): Promise
 
 /** Revokes the partner's key; false when the partner has no key with this id. Revoking twice is fine. */
 export async function revokeApiKey(em: EntityManager, partnerId: string, id: string): Promise<boolean> {
-  const [row] = await boundQuery<{ id: string }>(
+  const row = await boundRow<{ id: string }>(
     em,
     `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
       WHERE id = $1 AND partner_id = $2 RETURNING id`,
@@ -55,11 +55,10 @@ export async function useApiKey(
   em: EntityManager,
   key: string,
 ): Promise<{ partnerId: string; keyId: string } | undefined> {
-  const [row] = await boundQuery<{ partnerId: string; keyId: string }>(
+  return boundRow<{ partnerId: string; keyId: string }>(
     em,
     `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL
      RETURNING partner_id AS "partnerId", id AS "keyId"`,
     [sha256(key)],
   );
-  return row;
 }

@@ -1,4 +1,4 @@
-import { boundQuery, type EntityManager } from '@coin/db';
+import { boundQuery, boundRow, type EntityManager } from '@coin/db';
 
 /** Lock windows double at most this many times: 900 s grows to at most 900 × 2^6 s (16 h). */
 const MAX_LOCK_LEVEL = 6;
@@ -36,7 +36,7 @@ export async function admitLoginAttempt(
     [email, lockSeconds, maxAttempts, MAX_LOCK_LEVEL],
   );
   if (admitted.length > 0) return undefined;
-  const [row] = await boundQuery<{ retryAfter: number }>(
+  const row = await boundRow<{ retryAfter: number }>(
     em,
     `SELECT greatest(1, ceil(extract(epoch FROM window_started_at
               + make_interval(secs => $2 * power(2, lock_level)) - now())))::int AS "retryAfter"

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { boundQuery, type EntityManager } from '@coin/db';
+import { boundQuery, boundRow, type EntityManager } from '@coin/db';
 import { randomToken, sha256 } from './secrets.ts';
 
 export interface TokenFamily {
@@ -32,14 +32,13 @@ export async function spendRefreshToken(
   em: EntityManager,
   tokenHash: string,
 ): Promise<TokenFamily | undefined> {
-  const [row] = await boundQuery<TokenFamily>(
+  return boundRow<TokenFamily>(
     em,
     `UPDATE refresh_tokens SET used_at = now()
       WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
       RETURNING partner_id AS "partnerId", family_id AS "familyId"`,
     [tokenHash],
   );
-  return row;
 }
 
 /** Revokes the family of a token that was already spent (it leaked); returns it when there was one. */
@@ -47,7 +46,7 @@ export async function revokeFamilyOfSpent(
   em: EntityManager,
   tokenHash: string,
 ): Promise<TokenFamily | undefined> {
-  const [row] = await boundQuery<TokenFamily>(
+  return boundRow<TokenFamily>(
     em,
     `UPDATE refresh_tokens SET revoked_at = now()
       WHERE revoked_at IS NULL
@@ -55,7 +54,6 @@ export async function revokeFamilyOfSpent(
       RETURNING partner_id AS "partnerId", family_id AS "familyId"`,
     [tokenHash],
   );
-  return row;
 }
 
 /** Revokes the family of the partner's token with this hash, or every token of the partner without one. */

@@ -9,8 +9,6 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-export { API_KEY_PREFIX };
-
 export function newApiKey(): string {
   return `${API_KEY_PREFIX}${randomToken(32)}`;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { boundQuery, type Database, type EntityManager, isoTime } from '@coin/db';
+import { boundQuery, boundRow, type Database, type EntityManager, isoTime } from '@coin/db';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { KeyEncryption } from './key-encryption.ts';
 
@@ -127,14 +127,13 @@ export async function decryptForRollback(orm: Database, kek: KeyEncryption): Pro
 }
 
 export async function activeKey(em: EntityManager): Promise<ActiveKey | undefined> {
-  const [row] = await boundQuery<ActiveKey>(
+  return boundRow<ActiveKey>(
     em,
     `SELECT kid, private_key_encrypted AS sealed FROM signing_keys
       WHERE activated_at IS NOT NULL AND retired_at IS NULL AND private_key_encrypted IS NOT NULL
       ORDER BY activated_at DESC, kid DESC LIMIT 1`,
     [],
   );
-  return row;
 }
 
 /** The public keys that verify tokens now: the active key and those still in their overlap. */

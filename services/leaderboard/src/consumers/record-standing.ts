@@ -1,9 +1,7 @@
-import type { EntityManager } from '@coin/db';
-import { applyOnce, type RunningConsumer, startConsumer } from '@coin/events';
+import { applyOnceEach, type RunningConsumer, startConsumer } from '@coin/events';
 import type { z } from 'zod';
-import type { BoardRef } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
-import { addToStanding, findStanding } from '../standings.ts';
+import { addToStandings, type BoardStanding, findStanding, type StandingChange } from '../standings.ts';
 
 /** What every leaderboard consumer shares: the connection, the log and the configured pace. */
 export function consumerSettings(deps: LeaderboardDeps) {
@@ -15,36 +13,42 @@ export function consumerSettings(deps: LeaderboardDeps) {
   };
 }
 
-type StandingChange = { userId: string; amount: string; at: string };
+/** A standing change and the event it comes from. */
+export type EventChange = StandingChange & { eventId: string };
 
 /**
- * Adds an event's amount (negative for a reversal) to a user's standing exactly once (the event id is recorded in the same
- * transaction), then writes the committed standing to the Redis index. A redelivered event, e.g.
- * after a crash between the commit and the index write, changes nothing in Postgres but still
- * writes the index, so the index never misses a committed standing.
+ * Adds the changes of events (negative for a reversal) to their users' standings, each event
+ * exactly once: the events' ids are recorded in the same transaction as the amounts, one
+ * transaction for all of them. Returns the committed standing of every user and board the events
+ * touch, those of events applied before included: an event redelivered after a crash between the
+ * commit and the index write still rewrites the index, so the index never misses a committed standing.
  */
-export async function recordStanding(
+export async function recordStandings(
   deps: LeaderboardDeps,
   consumer: string,
-  eventId: string,
-  ref: BoardRef,
-  change: StandingChange,
-): Promise<void> {
-  const em: EntityManager = deps.orm.em.fork();
-  let standing = null;
-  const applied = await applyOnce(em, consumer, eventId, async (tx) => {
-    standing = await addToStanding(tx, ref, change);
+  changes: readonly EventChange[],
+): Promise<BoardStanding[]> {
+  const em = deps.orm.em.fork();
+  let standings: BoardStanding[] = [];
+  await applyOnceEach(em, consumer, changes, async (tx, fresh) => {
+    standings = await addToStandings(tx, fresh);
   });
-  if (!applied) standing = await findStanding(em, ref, change.userId);
-  // The index keeps the highest amount it was given (updates may arrive out of order), so a
-  // decrease (a reversal) cannot be written to it: readers go to Postgres while the board is rebuilt.
-  if (change.amount.startsWith('-')) await deps.index.forceRebuild(ref);
-  else if (standing) await deps.index.update(ref, standing);
+  const written = new Set(standings.map((s) => `${s.ref.partnerId}/${s.ref.board}/${s.userId}`));
+  for (const { ref, userId } of changes) {
+    const key = `${ref.partnerId}/${ref.board}/${userId}`;
+    if (written.has(key)) continue;
+    written.add(key);
+    const standing = await findStanding(em, ref, userId);
+    if (standing) standings.push({ ...standing, ref });
+  }
+  return standings;
 }
 
 /**
- * A consumer that records each event's standing change (`standingOf`; none for an event that counts
- * toward no board) with `recordStanding`.
+ * A consumer that takes events in batches and records each one's standing change (`changeOf`;
+ * none for an event that counts toward no board) with `recordStandings`, then writes the committed
+ * standings to the Redis index in one pipeline. The index keeps the highest amount it is given, so
+ * batches committed out of order leave it right.
  */
 export function consumeStandings<S extends z.ZodType<{ eventId: string }>>(
   deps: LeaderboardDeps,
@@ -52,7 +56,7 @@ export function consumeStandings<S extends z.ZodType<{ eventId: string }>>(
     durable: string;
     subject: string;
     schema: S;
-    standingOf: (event: z.output<S>) => { ref: BoardRef; change: StandingChange } | undefined;
+    changeOf: (event: z.output<S>) => StandingChange | undefined;
   },
 ): Promise<RunningConsumer> {
   return startConsumer({
@@ -60,9 +64,15 @@ export function consumeStandings<S extends z.ZodType<{ eventId: string }>>(
     durable: opts.durable,
     subject: opts.subject,
     schema: opts.schema,
-    handle: async (event) => {
-      const standing = opts.standingOf(event);
-      if (standing) await recordStanding(deps, opts.durable, event.eventId, standing.ref, standing.change);
+    batch: { size: deps.config.LEADERBOARD_BATCH, lingerMs: deps.config.LEADERBOARD_LINGER_MS },
+    handleBatch: async (events) => {
+      const changes: EventChange[] = [];
+      for (const event of events) {
+        const change = opts.changeOf(event);
+        if (change) changes.push({ ...change, eventId: event.eventId });
+      }
+      if (changes.length === 0) return;
+      await deps.index.update(await recordStandings(deps, opts.durable, changes));
     },
   });
 }

@@ -2,11 +2,20 @@ import { EVENT_CONSUMERS, EVENT_SUBJECTS, transferReversedEvent } from '@coin/co
 import { type RunningConsumer, startConsumer } from '@coin/events';
 import { coinBoardAt, POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
-import { recordStanding } from './record-standing.ts';
+import { consumerSettings, type EventChange, recordStandings } from './record-standing.ts';
 
 const DURABLE = EVENT_CONSUMERS.leaderboardReversals.durable;
 /** The points half of a reversal is applied once under its own name (one event, two boards). */
 const POINTS_CONSUMER = 'leaderboard-reversals-points';
+
+/**
+ * Lowers a standing once. The index keeps the highest amount it is given (updates may arrive out of
+ * order), so a decrease cannot be written to it: readers go to Postgres while the board is rebuilt.
+ */
+async function lower(deps: LeaderboardDeps, consumer: string, change: EventChange): Promise<void> {
+  await recordStandings(deps, consumer, [change]);
+  await deps.index.forceRebuild(change.ref);
+}
 
 /**
  * A reversed credit leaves the coin board of the month it was earned in and, when it paid a rule
@@ -15,31 +24,25 @@ const POINTS_CONSUMER = 'leaderboard-reversals-points';
  */
 export function consumeReversals(deps: LeaderboardDeps): Promise<RunningConsumer> {
   return startConsumer({
-    nc: deps.nc,
-    log: deps.log,
+    ...consumerSettings(deps),
     durable: DURABLE,
     subject: EVENT_SUBJECTS.transferReversed,
     schema: transferReversedEvent,
-    concurrency: deps.config.LEADERBOARD_CONCURRENCY,
-    ackWaitMs: deps.config.LEADERBOARD_ACK_WAIT_MS,
     handle: async (event) => {
       if (event.debitOrCredit !== 'DE') return;
-      const change = { userId: event.userId, amount: `-${event.coins}`, at: event.createdAt };
-      await recordStanding(
-        deps,
-        DURABLE,
-        event.eventId,
-        { partnerId: event.partnerId, board: coinBoardAt(event.reversedCreatedAt) },
-        change,
-      );
+      const change = {
+        eventId: event.eventId,
+        userId: event.userId,
+        amount: `-${event.coins}`,
+        at: event.createdAt,
+      };
+      const coinBoard = { partnerId: event.partnerId, board: coinBoardAt(event.reversedCreatedAt) };
+      await lower(deps, DURABLE, { ...change, ref: coinBoard });
       if (event.reversedRuleReward)
-        await recordStanding(
-          deps,
-          POINTS_CONSUMER,
-          event.eventId,
-          { partnerId: event.partnerId, board: POINTS_BOARD },
-          change,
-        );
+        await lower(deps, POINTS_CONSUMER, {
+          ...change,
+          ref: { partnerId: event.partnerId, board: POINTS_BOARD },
+        });
     },
   });
 }

@@ -9,9 +9,11 @@ export function consumeRewards(deps: LeaderboardDeps): Promise<RunningConsumer> 
   return consumeStandings(deps, {
     ...EVENT_CONSUMERS.leaderboardRewards,
     schema: ruleRewardedEvent,
-    standingOf: (event) => ({
+    changeOf: (event) => ({
       ref: { partnerId: event.partnerId, board: POINTS_BOARD },
-      change: { userId: event.userId, amount: event.points.toFixed(2), at: event.rewardedAt },
+      userId: event.userId,
+      amount: event.points.toFixed(2),
+      at: event.rewardedAt,
     }),
   });
 }

@@ -9,11 +9,13 @@ export function consumeTransfers(deps: LeaderboardDeps): Promise<RunningConsumer
   return consumeStandings(deps, {
     ...EVENT_CONSUMERS.leaderboardTransfers,
     schema: transferCompletedEvent,
-    standingOf: (event) =>
+    changeOf: (event) =>
       event.debitOrCredit === 'CR'
         ? {
             ref: { partnerId: event.partnerId, board: coinBoardAt(event.createdAt) },
-            change: { userId: event.userId, amount: event.coins, at: event.createdAt },
+            userId: event.userId,
+            amount: event.coins,
+            at: event.createdAt,
           }
         : undefined,
   });

@@ -10,7 +10,6 @@ export function coinLeaderboardHandler(deps: LeaderboardDeps) {
     const board = coinBoard(query.year ?? now.getUTCFullYear(), query.month ?? now.getUTCMonth() + 1);
     const { count, entries, user } = await readBoard(
       deps,
-      deps.orm.em.fork(),
       { partnerId, board },
       { offset: (query.page - 1) * query.limit, limit: query.limit, userId: query.userId },
     );

@@ -12,13 +12,13 @@ export function pointsLeaderboardHandler(deps: LeaderboardDeps) {
     // Another partner's board is treated as one that does not exist: nothing about it is revealed.
     if (query.partnerId && query.partnerId !== partnerId) throw AppError.notFound('leaderboard not found');
     const ref = { partnerId, board: POINTS_BOARD };
-    const em = deps.orm.em.fork();
-    const { count, entries, user } = await readBoard(deps, em, ref, {
+    const { count, entries, user } = await readBoard(deps, ref, {
       offset: (query.page - 1) * query.take,
       limit: query.take,
       userId: query.userId,
     });
     const userIds = entries.map((e) => e.userId);
+    const em = deps.orm.em.fork();
     const [rows, users] = await Promise.all([
       pointsEntries(em, ref, userIds),
       usersOf(deps, em, ref.partnerId, userIds),

@@ -1,4 +1,5 @@
 import { Migration } from '@coin/db';
+import { dueJobsIndex, mirroredColumn } from '@coin/jobs';
 
 /**
  * Requests become a queue of @coin/jobs: the lease is the job's next due time, and a request whose
@@ -15,25 +16,22 @@ export class OnboardingJobs extends Migration {
         ADD COLUMN attempts integer NOT NULL DEFAULT 0,
         ADD COLUMN last_error text,
         ADD COLUMN parked_at timestamptz`);
-    this.addSql(`
-      CREATE FUNCTION onboarding_requests_lease_sync() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          NEW.next_attempt_at := coalesce(NEW.next_attempt_at, NEW.lease_until);
-        ELSIF NEW.next_attempt_at IS NOT DISTINCT FROM OLD.next_attempt_at THEN
-          NEW.next_attempt_at := NEW.lease_until;
-        END IF;
-        NEW.lease_until := NEW.next_attempt_at;
-        RETURN NEW;
-      END $$`);
-    this.addSql(`
-      CREATE TRIGGER onboarding_requests_lease_sync BEFORE INSERT OR UPDATE ON onboarding_requests
-        FOR EACH ROW EXECUTE FUNCTION onboarding_requests_lease_sync()`);
+    for (const sql of mirroredColumn({
+      table: 'onboarding_requests',
+      fn: 'onboarding_requests_lease_sync',
+      column: 'next_attempt_at',
+      legacy: 'lease_until',
+    }))
+      this.addSql(sql);
     this.addSql(
       "UPDATE onboarding_requests SET next_attempt_at = CASE WHEN status = 'pending' THEN coalesce(lease_until, now()) ELSE lease_until END",
     );
     this.addSql(
-      "CREATE INDEX onboarding_requests_due ON onboarding_requests (next_attempt_at) WHERE status = 'pending' AND parked_at IS NULL",
+      dueJobsIndex({
+        index: 'onboarding_requests_due',
+        table: 'onboarding_requests',
+        pending: "status = 'pending'",
+      }),
     );
   }
 }

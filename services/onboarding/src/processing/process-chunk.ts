@@ -12,7 +12,7 @@ import { storedUser, USER_COLUMNS, type UserRow } from './stored-user.ts';
 type OnboardUser = onboarding.OnboardUser;
 
 export const REASON_ALREADY_STORED = 'userId is already onboarded for this partner (uniqueness violation)';
-export const reasonRepeated = (first: number) =>
+const reasonRepeated = (first: number) =>
   `userId appears more than once in this request (first at users[${first}])`;
 
 export interface ChunkRequest {

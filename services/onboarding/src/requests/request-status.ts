@@ -1,4 +1,4 @@
-import { boundQuery, type EntityManager, isoTime } from '@coin/db';
+import { boundPage, boundQuery, boundRow, type EntityManager, isoTime } from '@coin/db';
 import { USER_COLUMNS, type UserRow } from '../processing/stored-user.ts';
 
 interface RequestRow {
@@ -33,7 +33,7 @@ export async function findRequest(
   partnerId: string,
   id: string,
 ): Promise<RequestView | undefined> {
-  const [row] = await boundQuery<RequestRow>(
+  const row = await boundRow<RequestRow>(
     em,
     `SELECT ${REQUEST_COLUMNS} FROM onboarding_requests WHERE id = $1 AND partner_id = $2`,
     [id, partnerId],
@@ -46,20 +46,17 @@ export async function requestPage(
   partnerId: string,
   page: { limit: number; offset: number },
 ) {
-  const [rows, [total]] = await Promise.all([
-    boundQuery<RequestRow>(
-      em,
-      `SELECT ${REQUEST_COLUMNS} FROM onboarding_requests WHERE partner_id = $1
-        ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
-      [partnerId, page.limit, page.offset],
-    ),
-    boundQuery<{ count: number }>(
-      em,
-      'SELECT count(*)::int AS count FROM onboarding_requests WHERE partner_id = $1',
-      [partnerId],
-    ),
-  ]);
-  return { requests: rows.map(requestView), count: total.count };
+  const { rows, count } = await boundPage<RequestRow>(
+    em,
+    {
+      columns: REQUEST_COLUMNS,
+      from: 'onboarding_requests WHERE partner_id = $1',
+      orderBy: 'created_at DESC, id',
+    },
+    [partnerId],
+    page,
+  );
+  return { requests: rows.map(requestView), count };
 }
 
 /** A page of a request's failures in request order. */
@@ -81,15 +78,10 @@ export async function userPage(
   partnerId: string,
   page: { limit: number; offset: number },
 ) {
-  const [rows, [total]] = await Promise.all([
-    boundQuery<UserRow>(
-      em,
-      `SELECT ${USER_COLUMNS} FROM users WHERE partner_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
-      [partnerId, page.limit, page.offset],
-    ),
-    boundQuery<{ count: number }>(em, 'SELECT count(*)::int AS count FROM users WHERE partner_id = $1', [
-      partnerId,
-    ]),
-  ]);
-  return { rows, count: total.count };
+  return boundPage<UserRow>(
+    em,
+    { columns: USER_COLUMNS, from: 'users WHERE partner_id = $1', orderBy: 'created_at DESC, id' },
+    [partnerId],
+    page,
+  );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { onboarding } from '@coin/contracts';
-import { boundQuery, type EntityManager, isoTime, violatedUniqueConstraint } from '@coin/db';
+import { boundPage, type EntityManager, insertUnique, isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { z } from 'zod';
 
@@ -30,17 +30,13 @@ export async function createTier(
   partnerId: string,
   tier: { name: string; rank: number },
 ): Promise<Tier> {
-  try {
-    const [row] = await boundQuery<TierRow>(
-      em,
-      `INSERT INTO tiers (id, partner_id, name, rank) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-      [randomUUID(), partnerId, tier.name, tier.rank],
-    );
-    return tierView(row);
-  } catch (err) {
-    if (violatedUniqueConstraint(err)) throw AppError.conflict('a tier with this name already exists');
-    throw err;
-  }
+  const row = await insertUnique<TierRow>(
+    em,
+    `INSERT INTO tiers (id, partner_id, name, rank) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+    [randomUUID(), partnerId, tier.name, tier.rank],
+    () => AppError.conflict('a tier with this name already exists'),
+  );
+  return tierView(row);
 }
 
 /** A page of the partner's tiers by rank, and how many there are. */
@@ -49,15 +45,11 @@ export async function tiersPage(
   partnerId: string,
   page: { limit: number; offset: number },
 ): Promise<{ tiers: Tier[]; count: number }> {
-  const [rows, [total]] = await Promise.all([
-    boundQuery<TierRow>(
-      em,
-      `SELECT ${COLUMNS} FROM tiers WHERE partner_id = $1 ORDER BY rank, created_at LIMIT $2 OFFSET $3`,
-      [partnerId, page.limit, page.offset],
-    ),
-    boundQuery<{ count: number }>(em, 'SELECT count(*)::int AS count FROM tiers WHERE partner_id = $1', [
-      partnerId,
-    ]),
-  ]);
-  return { tiers: rows.map(tierView), count: total.count };
+  const { rows, count } = await boundPage<TierRow>(
+    em,
+    { columns: COLUMNS, from: 'tiers WHERE partner_id = $1', orderBy: 'rank, created_at' },
+    [partnerId],
+    page,
+  );
+  return { tiers: rows.map(tierView), count };
 }

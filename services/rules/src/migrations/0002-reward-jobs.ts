@@ -1,4 +1,5 @@
 import { Migration } from '@coin/db';
+import { dueJobsIndex } from '@coin/jobs';
 
 /** Pending rewards become a queue of @coin/jobs: a payment that keeps failing is parked, to be replayed. */
 export class RewardJobs extends Migration {
@@ -6,7 +7,7 @@ export class RewardJobs extends Migration {
     this.addSql('ALTER TABLE participations ADD COLUMN last_error text, ADD COLUMN parked_at timestamptz');
     this.addSql('DROP INDEX participations_due');
     this.addSql(
-      "CREATE INDEX participations_due ON participations (next_attempt_at) WHERE status = 'pending' AND parked_at IS NULL",
+      dueJobsIndex({ index: 'participations_due', table: 'participations', pending: "status = 'pending'" }),
     );
   }
 }

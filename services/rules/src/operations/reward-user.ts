@@ -36,6 +36,7 @@ export function rewardUserHandler(deps: RulesDeps) {
         body.userId,
         deps.config.RULES_CALL_TIMEOUT_MS + deps.config.REWARD_RETRY_BASE_MS,
       );
+      if (claimed.capReached) deps.relay.notify();
       participation = claimed.participation;
       isExisting = !claimed.created;
     }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { wallet } from '@coin/contracts';
-import { boundQuery, type EntityManager } from '@coin/db';
+import { EVENT_SUBJECTS, type RuleCapReachedEvent, type wallet } from '@coin/contracts';
+import { boundQuery, boundRow, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
+import { addToOutbox } from '@coin/events';
 import type { z } from 'zod';
 
 export type CoinsLedger = z.infer<typeof wallet.transferLedgerEntrySchema>;
@@ -50,7 +51,7 @@ export async function findParticipation(
   ruleId: string,
   userId: string,
 ): Promise<Participation | undefined> {
-  const [row] = await boundQuery<ParticipationRow>(
+  const row = await boundRow<ParticipationRow>(
     em,
     `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
       WHERE p.rule_id = $1 AND p.user_id = $2`,
@@ -68,15 +69,17 @@ export interface ClaimedRule {
 /**
  * Takes one of the rule's places for the user, in one transaction: the participation row (unique per
  * rule and user) and the rule's counter, raised only while it is below the cap. Concurrent claims
- * queue on the rule's row, so the cap is exact whatever the number of requests or replicas.
- * Returns the existing participation instead when the user already has one.
+ * queue on the rule's row, so the cap is exact whatever the number of requests or replicas. The
+ * claim that takes the last place publishes `ruleCapReached` in the same transaction (`capReached`:
+ * the caller wakes the outbox relay). Returns the existing participation instead when the user
+ * already has one.
  */
 export async function claimParticipation(
   em: EntityManager,
   rule: ClaimedRule,
   userId: string,
   firstRetryInMs: number,
-): Promise<{ participation: Participation; created: boolean }> {
+): Promise<{ participation: Participation; created: boolean; capReached: boolean }> {
   const claimed = await em.transactional(async (tx) => {
     const id = randomUUID();
     const inserted = await boundQuery<{ id: string }>(
@@ -88,11 +91,12 @@ export async function claimParticipation(
        ON CONFLICT (rule_id, user_id) DO NOTHING RETURNING id`,
       [id, rule.partnerId, rule.id, userId, firstRetryInMs, rule.id],
     );
-    if (inserted.length === 0) return false;
-    const [counted] = await boundQuery<{ id: string }>(
+    if (inserted.length === 0) return { created: false, capReached: false };
+    const counted = await boundRow<{ full: boolean; max_participants: number; at: string }>(
       tx,
       `UPDATE rules SET participants = participants + 1
-        WHERE id = $1 AND status = 'active' AND participants < max_participants RETURNING id`,
+        WHERE id = $1 AND status = 'active' AND participants < max_participants
+        RETURNING participants = max_participants AS full, max_participants, clock_timestamp() AS at`,
       [rule.id],
     );
     if (!counted) {
@@ -103,11 +107,21 @@ export async function claimParticipation(
         ? AppError.unprocessable('RULE_CAP_REACHED', `rule ${rule.name} has reached its participant cap`)
         : AppError.unprocessable('RULE_INACTIVE', `rule ${rule.name} is inactive`);
     }
-    return true;
+    if (counted.full) {
+      const event: Omit<RuleCapReachedEvent, 'eventId'> = {
+        partnerId: rule.partnerId,
+        ruleId: rule.id,
+        ruleName: rule.name,
+        maxParticipants: counted.max_participants,
+        reachedAt: new Date(counted.at).toISOString(),
+      };
+      await addToOutbox(tx, { subject: EVENT_SUBJECTS.ruleCapReached, payload: event });
+    }
+    return { created: true, capReached: counted.full };
   });
   const participation = await findParticipation(em, rule.id, userId);
   if (!participation) throw AppError.internal('participation vanished after its claim');
-  return { participation, created: claimed };
+  return { participation, ...claimed };
 }
 
 /**
@@ -119,7 +133,7 @@ export async function markPaid(
   participationId: string,
   coinsLedger: CoinsLedger,
 ): Promise<{ paidAt: string } | undefined> {
-  const [row] = await boundQuery<{ paid_at: string }>(
+  const row = await boundRow<{ paid_at: string }>(
     tx,
     `UPDATE participations SET status = 'paid', ledger_entry_id = $1, coins_ledger = $2, paid_at = now()
       WHERE id = $3 AND status = 'pending' RETURNING paid_at`,
@@ -131,7 +145,7 @@ export async function markPaid(
 /** Gives the place back after the wallet definitively refused the payment (e.g. an unknown user). */
 export async function releaseParticipation(em: EntityManager, participationId: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const [row] = await boundQuery<{ rule_id: string }>(
+    const row = await boundRow<{ rule_id: string }>(
       tx,
       `DELETE FROM participations WHERE id = $1 AND status = 'pending' RETURNING rule_id`,
       [participationId],

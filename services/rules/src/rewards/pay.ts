@@ -17,7 +17,7 @@ import {
 } from './participations.ts';
 
 /** The wallet's key for a reward: the same on every attempt, so a retry can never pay twice. */
-export function rewardIdempotencyKey(p: Pick<Participation, 'ruleId' | 'userId'>): string {
+function rewardIdempotencyKey(p: Pick<Participation, 'ruleId' | 'userId'>): string {
   return `${RULE_REWARD_IDEMPOTENCY_PREFIX}${p.ruleId}:${p.userId}`;
 }
 

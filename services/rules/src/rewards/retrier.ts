@@ -1,4 +1,4 @@
-import { boundQuery } from '@coin/db';
+import { boundQuery, boundRow } from '@coin/db';
 import { type JobQueue, type JobWorker, startJobWorker } from '@coin/jobs';
 import type { RulesDeps } from '../deps.ts';
 import { PARTICIPATION_COLUMNS, type ParticipationRow, toParticipation } from './participations.ts';
@@ -33,7 +33,7 @@ export function startRewardRetrier(deps: RulesDeps): JobWorker {
     maxAttempts: config.REWARD_MAX_ATTEMPTS,
     backoff: { baseMs: config.REWARD_RETRY_BASE_MS, capMs: config.REWARD_RETRY_MAX_MS },
     async run(job) {
-      const [row] = await boundQuery<ParticipationRow>(
+      const row = await boundRow<ParticipationRow>(
         deps.orm.em.fork(),
         `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
           WHERE p.id = $1 AND p.status = 'pending'`,

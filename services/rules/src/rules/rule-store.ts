@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { rules } from '@coin/contracts';
-import { boundQuery, type EntityManager, violatedUniqueConstraint } from '@coin/db';
+import { boundPage, boundRow, type EntityManager, insertUnique } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { z } from 'zod';
 
@@ -46,18 +46,13 @@ export async function createRule(
   partnerId: string,
   rule: Pick<RuleRecord, 'name' | 'coinValue' | 'condition' | 'maxParticipants'>,
 ): Promise<RuleRecord> {
-  try {
-    const [row] = await boundQuery<RuleRecord>(
-      em,
-      `INSERT INTO rules (id, partner_id, name, coin_value, condition, max_participants, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'active') RETURNING ${COLUMNS}`,
-      [randomUUID(), partnerId, rule.name, rule.coinValue, rule.condition, rule.maxParticipants],
-    );
-    return row;
-  } catch (err) {
-    if (violatedUniqueConstraint(err)) throw AppError.conflict(`a rule named ${rule.name} already exists`);
-    throw err;
-  }
+  return insertUnique<RuleRecord>(
+    em,
+    `INSERT INTO rules (id, partner_id, name, coin_value, condition, max_participants, status)
+     VALUES ($1, $2, $3, $4, $5, $6, 'active') RETURNING ${COLUMNS}`,
+    [randomUUID(), partnerId, rule.name, rule.coinValue, rule.condition, rule.maxParticipants],
+    () => AppError.conflict(`a rule named ${rule.name} already exists`),
+  );
 }
 
 /** A page of the partner's rules, newest first, optionally of one status, and how many there are. */
@@ -66,20 +61,17 @@ export async function rulesPage(
   partnerId: string,
   page: { limit: number; offset: number; status?: RuleRecord['status'] },
 ): Promise<{ rules: RuleRecord[]; count: number }> {
-  const [rows, [total]] = await Promise.all([
-    boundQuery<RuleRecord>(
-      em,
-      `SELECT ${COLUMNS} FROM rules WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2)
-        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-      [partnerId, page.status ?? null, page.limit, page.offset],
-    ),
-    boundQuery<{ count: number }>(
-      em,
-      'SELECT count(*)::int AS count FROM rules WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2)',
-      [partnerId, page.status ?? null],
-    ),
-  ]);
-  return { rules: rows, count: total.count };
+  const { rows, count } = await boundPage<RuleRecord>(
+    em,
+    {
+      columns: COLUMNS,
+      from: 'rules WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2)',
+      orderBy: 'created_at DESC, id DESC',
+    },
+    [partnerId, page.status ?? null],
+    page,
+  );
+  return { rules: rows, count };
 }
 
 export async function findRuleByName(
@@ -87,12 +79,10 @@ export async function findRuleByName(
   partnerId: string,
   name: string,
 ): Promise<RuleRecord | undefined> {
-  const [row] = await boundQuery<RuleRecord>(
-    em,
-    `SELECT ${COLUMNS} FROM rules WHERE partner_id = $1 AND name = $2`,
-    [partnerId, name],
-  );
-  return row;
+  return boundRow<RuleRecord>(em, `SELECT ${COLUMNS} FROM rules WHERE partner_id = $1 AND name = $2`, [
+    partnerId,
+    name,
+  ]);
 }
 
 /** Deactivating stops new rewards; participations already pending are still paid. */
@@ -102,11 +92,10 @@ export async function setRuleStatus(
   id: string,
   status: RuleRecord['status'],
 ): Promise<RuleRecord | undefined> {
-  const [row] = await boundQuery<RuleRecord>(
+  return boundRow<RuleRecord>(
     em,
     `UPDATE rules SET status = $3, updated_at = clock_timestamp() WHERE id = $1 AND partner_id = $2
      RETURNING ${COLUMNS}`,
     [id, partnerId, status],
   );
-  return row;
 }

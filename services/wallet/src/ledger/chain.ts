@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
+import type { EntryRecord } from './entry-view.ts';
 
 /** The `prevHash` of a partner's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** An entry as the chain covers it (and the export shows it). */
-export interface ChainEntry {
+/** An entry as the chain covers it (and the export shows it): its position, and its amounts and time as text. */
+export interface ChainEntry
+  extends Pick<EntryRecord, 'id' | 'userId' | 'transactionType' | 'debitOrCredit' | 'narration'> {
   seq: number;
-  id: string;
-  userId: string;
-  transactionType: string;
-  debitOrCredit: string;
   /** Two decimals, as text: "10.50". */
   coins: string;
   balanceAfter: string | null;
-  narration: string;
   from: Record<string, unknown>;
   to: Record<string, unknown>;
   /** ISO 8601 UTC with milliseconds. */
@@ -28,7 +25,7 @@ const PARTY_FIELDS = ['id', 'userId', 'fullname_businessName', 'email', 'tag'] a
  * debitOrCredit, coins, balanceAfter (text or null), narration, createdAt, then from's and to's id,
  * userId, fullname_businessName, email, tag (text or null).
  */
-export function canonicalEntry(e: ChainEntry): string {
+function canonicalEntry(e: ChainEntry): string {
   const party = (p: Record<string, unknown>) => PARTY_FIELDS.map((f) => (p[f] ?? null) as string | null);
   return JSON.stringify([
     e.seq,

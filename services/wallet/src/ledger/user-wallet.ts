@@ -1,9 +1,9 @@
-import { boundQuery, type EntityManager } from '@coin/db';
+import { boundQuery, boundRow, type EntityManager } from '@coin/db';
 import { type EntryRecord, entryFromRow } from './entry-view.ts';
 
 /** The user's balance; a user who never received coins has none yet, which reads as 0. */
 export async function walletBalance(em: EntityManager, partnerId: string, userId: string): Promise<number> {
-  const [row] = await boundQuery<{ balance: string }>(
+  const row = await boundRow<{ balance: string }>(
     em,
     `SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'user' AND user_id = $2`,
     [partnerId, userId],
@@ -21,7 +21,7 @@ export async function findEntry(
   partnerId: string,
   entryId: string,
 ): Promise<EntryRecord | null> {
-  const [row] = await boundQuery<Record<string, unknown>>(
+  const row = await boundRow<Record<string, unknown>>(
     em,
     `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.id = $1 AND e.partner_id = $2`,
     [entryId, partnerId],

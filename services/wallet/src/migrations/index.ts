@@ -4,6 +4,7 @@ import { TransferBatch } from './0002-transfer-batch.ts';
 import { ReversalsTreasury } from './0003-reversals-treasury.ts';
 import { LedgerChain } from './0004-ledger-chain.ts';
 import { PreviousReleaseBatch } from './0005-previous-release-batch.ts';
+import { TreasuryLow } from './0006-treasury-low.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
@@ -12,4 +13,5 @@ export const walletMigrations = [
   { name: '0003-reversals-treasury', class: ReversalsTreasury },
   { name: '0004-ledger-chain', class: LedgerChain },
   { name: '0005-previous-release-batch', class: PreviousReleaseBatch },
+  { name: '0006-treasury-low', class: TreasuryLow },
 ];

@@ -11,6 +11,7 @@ interface DeliveryRow {
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
+  sequence: string | null;
   delivered_at: string | null;
   created_at: string;
   attempt_log: {
@@ -40,7 +41,7 @@ async function deliveryViews(
   const rows = await boundQuery<DeliveryRow>(
     em,
     `SELECT d.id, d.event_type, d.event_id, d.status, d.last_status_code, d.last_error,
-            d.next_attempt_at, d.delivered_at, d.created_at,
+            d.next_attempt_at, d.sequence, d.delivered_at, d.created_at,
             COALESCE((SELECT json_agg(a ORDER BY a.attempt) FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
        FROM deliveries d WHERE ${where} ${tail}`,
     params,
@@ -55,6 +56,7 @@ async function deliveryViews(
     lastError: r.last_error,
     nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
     deliveredAt: iso(r.delivered_at),
+    sequence: r.sequence === null ? null : Number(r.sequence),
     createdAt: iso(r.created_at)!,
     attemptLog: r.attempt_log.map((a) => ({
       attempt: a.attempt,

@@ -1,4 +1,3 @@
-import type { NatsConnection } from '@coin/bus';
 import type { Database } from '@coin/db';
 import { type Job, type JobResult, startJobWorker } from '@coin/jobs';
 import { createOutboundClient } from '@coin/outbound';
@@ -13,7 +12,7 @@ import {
   startAttempt,
 } from './delivery-queue.ts';
 import { webhookAttempts } from './metrics.ts';
-import { partnerEndpoints } from './partner-endpoints.ts';
+import type { PartnerEndpoints } from './partner-endpoints.ts';
 import { signedHeaders } from './signing.ts';
 
 interface Delivery {
@@ -40,9 +39,9 @@ const GONE = 410;
  */
 export function startDispatcher(deps: {
   orm: Database;
-  nc: NatsConnection;
   log: Logger;
   config: WebhooksConfig;
+  endpoints: PartnerEndpoints;
 }): Dispatcher {
   const { orm, log, config } = deps;
   const http = createOutboundClient({
@@ -50,8 +49,7 @@ export function startDispatcher(deps: {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     connections: config.WEBHOOK_CONCURRENCY,
   });
-  const endpoints = partnerEndpoints(deps.nc, config.WEBHOOK_PARTNER_CACHE_MS, config.REQUEST_TIMEOUT_MS);
-  const endpointOf = endpoints.endpointOf;
+  const endpointOf = deps.endpoints.endpointOf;
   const failure = (url: string | null, error: string): Outcome => ({
     url,
     statusCode: null,
@@ -135,7 +133,6 @@ export function startDispatcher(deps: {
   return {
     notify: worker.notify,
     async stop() {
-      endpoints.stop();
       await worker.stop();
       await http.close();
     },

@@ -1,4 +1,5 @@
 import { Migration } from '@coin/db';
+import { beforeWriteTrigger, dueJobsIndex } from '@coin/jobs';
 
 /**
  * Deliveries become a queue of @coin/jobs: a failed delivery is a parked job (kept with its error,
@@ -18,11 +19,9 @@ export class DeliveryJobs extends Migration {
         NEW.parked_at := CASE WHEN NEW.status = 'failed' THEN coalesce(NEW.parked_at, now()) END;
         RETURN NEW;
       END $$`);
-    this.addSql(`
-      CREATE TRIGGER deliveries_parked_when_failed BEFORE INSERT OR UPDATE ON deliveries
-        FOR EACH ROW EXECUTE FUNCTION deliveries_parked_when_failed()`);
+    this.addSql(beforeWriteTrigger('deliveries', 'deliveries_parked_when_failed'));
     this.addSql(
-      "CREATE INDEX deliveries_due_jobs ON deliveries (next_attempt_at) WHERE status = 'pending' AND parked_at IS NULL",
+      dueJobsIndex({ index: 'deliveries_due_jobs', table: 'deliveries', pending: "status = 'pending'" }),
     );
   }
 }

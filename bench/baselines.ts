@@ -1,0 +1,62 @@
+/**
+ * The baselines a scenario measures beside its subject, in the same command on the same machine:
+ * pgbench tpcb-like and a Fastify hello-world.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { databaseUrlFor } from '@coin/config';
+import { dropDatabase, ensureDatabase } from '@coin/db';
+
+/** pgbench tpcb-like, scale 10, 16 clients, in a database of its own, dropped after. */
+export async function runPgbench(seconds: number): Promise<number> {
+  const url = new URL(databaseUrlFor('bench', process.env));
+  url.pathname = `/coin_bench_pgbench_${randomUUID().slice(0, 8)}`;
+  await ensureDatabase(url.toString());
+  try {
+    execFileSync('pgbench', ['-i', '-s', '10', '-q', '-d', url.toString()], { stdio: 'ignore' });
+    const out = execFileSync(
+      'pgbench',
+      ['-c', '16', '-j', '2', '-T', String(seconds), '-d', url.toString()],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    const tps = /tps = ([\d.]+)/.exec(out);
+    if (!tps) throw new Error(`pgbench printed no tps:\n${out}`);
+    return Number(tps[1]);
+  } finally {
+    await dropDatabase(url.toString());
+  }
+}
+
+/**
+ * A Fastify hello-world in a process of its own (the ceiling of any route on this machine): the
+ * gateway's Fastify, no plugins, one route answering {"hello":"world"}.
+ */
+export async function startHelloWorld(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const script = `
+    import Fastify from 'fastify';
+    const app = Fastify({ logger: false });
+    app.get('/', async () => ({ hello: 'world' }));
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    console.log(address);
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: 'services/gateway',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`hello-world exited (${code})`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

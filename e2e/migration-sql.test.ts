@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { identityMigrations } from '../services/identity/src/migrations/index.ts';
+import { leaderboardMigrations } from '../services/leaderboard/src/migrations/index.ts';
+import { onboardingMigrations } from '../services/onboarding/src/migrations/index.ts';
+import { rulesMigrations } from '../services/rules/src/migrations/index.ts';
+import { walletMigrations } from '../services/wallet/src/migrations/index.ts';
+import { webhooksMigrations } from '../services/webhooks/src/migrations/index.ts';
+
+/**
+ * A migration is applied once and tracked by name, so its SQL must never change afterwards: a database
+ * migrated before the change and one migrated after would differ. Migrations build their SQL from shared
+ * templates (the wallet's batch function, the job queue's columns in @coin/jobs); these digests (SHA-256 of
+ * the statements, as JSON) are what each wrote when it was applied. Pin each new migration here once it is
+ * applied anywhere.
+ */
+const APPLIED: Record<string, string> = {
+  'identity/0001-partners-and-tokens': 'f49039ba82cdeb4e',
+  'identity/0002-account-users': 'ecc4f6a3df81c636',
+  'identity/0003-one-partner-id': '914e7c3688502928',
+  'identity/0004-mail-jobs': 'fdb20cde629c353c',
+  'identity/0005-login-lock-level': '0235ae9ffb7f299b',
+  'identity/0006-signing-key-rotation': '8d1b82c7d5e9f2cd',
+  'identity/0007-webhook-events': 'fbaff4fbf62b1f7d',
+  'leaderboard/0000-outbox': 'a5731a077b79af02',
+  'leaderboard/0000-outbox-retries': '8a111a04be4ed7c5',
+  'leaderboard/0001-standings': '2074146c70f49443',
+  'onboarding/0000-outbox': 'a5731a077b79af02',
+  'onboarding/0000-outbox-retries': '8a111a04be4ed7c5',
+  'onboarding/0001-users-tiers-requests': '29cf1dc980a7d8a2',
+  'onboarding/0002-requests-lz4': 'fff02599c63360fc',
+  'onboarding/0003-onboarding-jobs': '796a303f4c735bb6',
+  'rules/0000-outbox': 'a5731a077b79af02',
+  'rules/0000-outbox-retries': '8a111a04be4ed7c5',
+  'rules/0001-rules-and-participations': '5b97281466ce6d75',
+  'rules/0002-reward-jobs': 'b4bf6f758bbd2609',
+  'wallet/0000-outbox': 'a5731a077b79af02',
+  'wallet/0000-outbox-retries': '8a111a04be4ed7c5',
+  'wallet/0001-ledger': '4ec95a5bf94351a0',
+  'wallet/0002-transfer-batch': '5e79268446a6de9e',
+  'wallet/0003-reversals-treasury': 'af25cef10d1acf06',
+  'wallet/0004-ledger-chain': '214b86c27199f94f',
+  'wallet/0005-previous-release-batch': 'a45836a7071e43e9',
+  'wallet/0006-treasury-low': '02b574bc03d07c7a',
+  'webhooks/0000-outbox': 'a5731a077b79af02',
+  'webhooks/0000-outbox-retries': '8a111a04be4ed7c5',
+  'webhooks/0001-deliveries': '14eb5ff08e7289ee',
+  'webhooks/0002-delivery-jobs': 'c0c94261ee39c929',
+  'webhooks/0003-manual-redelivery': 'f0099d0d34f845bc',
+  'webhooks/0004-event-sequences': '447e6afa0f34bd6c',
+};
+
+const SERVICES = {
+  identity: identityMigrations,
+  leaderboard: leaderboardMigrations,
+  onboarding: onboardingMigrations,
+  rules: rulesMigrations,
+  wallet: walletMigrations,
+  webhooks: webhooksMigrations,
+};
+
+type MigrationClass = new (
+  driver: undefined,
+  config: undefined,
+) => { up(): Promise<void> | void; getQueries(): unknown[] };
+
+async function digestOf(migration: { class: unknown }): Promise<string> {
+  const m = new (migration.class as MigrationClass)(undefined, undefined);
+  await m.up();
+  return createHash('sha256').update(JSON.stringify(m.getQueries())).digest('hex').slice(0, 16);
+}
+
+describe('applied migrations', () => {
+  it('write the SQL they were applied with, byte for byte', async () => {
+    const digests: Record<string, string> = {};
+    for (const [service, migrations] of Object.entries(SERVICES))
+      for (const m of migrations) {
+        const key = `${service}/${m.name}`;
+        if (key in APPLIED) digests[key] = await digestOf(m);
+      }
+    expect(digests).toEqual(APPLIED);
+  });
+});

@@ -1,0 +1,250 @@
+import { outboxRow } from './ledger-batch-events.ts';
+
+/**
+ * The wallet's batch function, one template for the three migrations that create it: 0001's
+ * `wallet_apply_transfers` (release 1.0.0's one-letter item keys), 0002's `wallet_apply_transfer_batch`
+ * (the same function with readable keys) and 0003's `wallet_apply_ledger_batch` (grown by reversals,
+ * `balance_after`, the treasury's issued/redeemed sums and the issuance limit). Each migration keeps
+ * writing, byte for byte, the SQL it wrote when applied (e2e/migration-sql.test.ts pins its digest).
+ *
+ * What the function does, and its locking order, is told in the comments of the three migrations.
+ */
+export interface LedgerBatchFunction {
+  /** What follows `CREATE FUNCTION`: name, parameters and return type. */
+  signature: string;
+  /** The batch items' keys: 1.0.0's one-letter keys, or their readable names. */
+  keys: 'one-letter' | 'readable';
+  /** Reversals, `balance_after`, issued/redeemed and the issuance limit (0003 on). */
+  ledger: boolean;
+  /** The parameter holding the transfer event's subject. */
+  transferSubject: string;
+}
+
+/** An item's fields: readable name, 1.0.0's one-letter key, type. */
+const ITEM_FIELDS = [
+  ['item', 'i', 'integer'],
+  ['partner_id', 'p', 'uuid'],
+  ['user_id', 'u', 'uuid'],
+  ['direction', 'dir', 'text'],
+  ['coins', 'c', 'numeric'],
+  ['narration', 'n', 'text'],
+  ['idempotency_key', 'k', 'text'],
+  ['request_hash', 'h', 'text'],
+  ['from_party', 'fp', 'jsonb'],
+  ['to_party', 'tp', 'jsonb'],
+  ['trace_context', 'tc', 'jsonb'],
+] as const;
+
+const LEDGER_ITEM_FIELDS = [
+  ['rule_reward', 'boolean'],
+  ['reverses', 'uuid'],
+  ['reason', 'text'],
+] as const;
+
+const ONE_LETTER: Record<string, string> = Object.fromEntries(ITEM_FIELDS.map(([name, key]) => [name, key]));
+
+const when = (condition: boolean, sql: string) => (condition ? sql : '');
+
+/** The record the items are read as, wrapped at 120 columns. */
+function itemRecord(f: LedgerBatchFunction): string {
+  const columns = [
+    ...ITEM_FIELDS.map(([name, key, type]) => `${f.keys === 'one-letter' ? key : name} ${type}`),
+    ...(f.ledger ? LEDGER_ITEM_FIELDS.map(([name, type]) => `${name} ${type}`) : []),
+  ];
+  const lines = ['      AS x('];
+  columns.forEach((column, i) => {
+    const text = `${column}${i === columns.length - 1 ? ')' : ','}`;
+    const line = lines[lines.length - 1];
+    if (line.endsWith('(')) lines[lines.length - 1] = line + text;
+    else if (line.length + 1 + text.length > 120) lines.push(`          ${text}`);
+    else lines[lines.length - 1] = `${line} ${text}`;
+  });
+  return lines.join('\n');
+}
+
+const LOCK_TREASURIES_AND_ORIGINALS = `
+  FOR tr IN
+    SELECT w.partner_id, w.issuance_limit FROM wallet_treasuries w
+     WHERE w.issuance_limit IS NOT NULL
+       AND w.partner_id IN (SELECT (x ->> 'partner_id')::uuid FROM jsonb_array_elements(batch) x
+                             WHERE x ->> 'direction' = 'to_user' AND x ->> 'reverses' IS NULL)
+     ORDER BY w.partner_id FOR UPDATE
+  LOOP
+    room := jsonb_set(room, ARRAY[tr.partner_id::text], to_jsonb(tr.issuance_limit + (
+      SELECT COALESCE(sum(a.balance), 0) FROM accounts a WHERE a.partner_id = tr.partner_id AND a.kind = 'partner')));
+  END LOOP;
+
+  PERFORM 1 FROM ledger_entries e
+   WHERE e.id IN (SELECT (x ->> 'reverses')::uuid FROM jsonb_array_elements(batch) x WHERE x ->> 'reverses' IS NOT NULL)
+   ORDER BY e.id FOR UPDATE;
+`;
+
+const REFUSE_REVERSED_OR_OVER_LIMIT = `
+    IF outcome IS NULL AND t.reverses IS NOT NULL THEN
+      IF EXISTS (SELECT 1 FROM ledger_reversals WHERE original_id = t.reverses) THEN
+        outcome := 'already_reversed';
+      END IF;
+    END IF;
+
+    IF outcome IS NULL AND room ? t.partner_id::text THEN
+      IF t.direction = 'to_user' AND t.reverses IS NULL AND t.coins > (room ->> t.partner_id::text)::numeric THEN
+        outcome := 'limit_reached';
+      END IF;
+    END IF;
+`;
+
+const PARTNER_DELTA = `      partner_deltas := jsonb_set(partner_deltas, ARRAY[partner_account::text],
+        to_jsonb(COALESCE((partner_deltas ->> partner_account::text)::numeric, 0) - signed));`;
+
+const PARTNER_DELTAS_WITH_ISSUED_REDEEMED = `      -- issued and redeemed count net of reversals: reversing a credit takes it off issued,
+      -- reversing a debit takes it off redeemed.
+      partner_deltas := jsonb_set(partner_deltas, ARRAY[partner_account::text], jsonb_build_object(
+        'balance', COALESCE((partner_deltas #>> ARRAY[partner_account::text, 'balance'])::numeric, 0) - signed,
+        'issued', COALESCE((partner_deltas #>> ARRAY[partner_account::text, 'issued'])::numeric, 0)
+          + CASE WHEN t.reverses IS NULL AND signed > 0 THEN t.coins
+                 WHEN t.reverses IS NOT NULL AND signed < 0 THEN -t.coins ELSE 0 END,
+        'redeemed', COALESCE((partner_deltas #>> ARRAY[partner_account::text, 'redeemed'])::numeric, 0)
+          + CASE WHEN t.reverses IS NULL AND signed < 0 THEN t.coins
+                 WHEN t.reverses IS NOT NULL AND signed > 0 THEN -t.coins ELSE 0 END));`;
+
+const APPLY_PARTNER_DELTAS = `  FOR d IN SELECT key::bigint AS account_id, value::numeric AS delta FROM jsonb_each_text(partner_deltas) ORDER BY 1
+  LOOP
+    UPDATE accounts SET balance = balance + d.delta, updated_at = now() WHERE id = d.account_id;
+  END LOOP;`;
+
+const APPLY_PARTNER_DELTAS_WITH_ISSUED_REDEEMED = `  FOR d IN SELECT key::bigint AS account_id, value AS delta FROM jsonb_each(partner_deltas) ORDER BY 1
+  LOOP
+    UPDATE accounts SET balance = balance + (d.delta ->> 'balance')::numeric,
+                        issued = issued + (d.delta ->> 'issued')::numeric,
+                        redeemed = redeemed + (d.delta ->> 'redeemed')::numeric,
+                        updated_at = now()
+     WHERE id = d.account_id;
+  END LOOP;`;
+
+/** The `CREATE FUNCTION` statement of one of the three migrations. */
+export function ledgerBatchFunction(f: LedgerBatchFunction): string {
+  const wallet = f.ledger ? 'a.id, a.balance INTO wallet_id, wallet_balance' : 'a.id INTO wallet_id';
+  const sql = `
+CREATE FUNCTION ${f.signature}
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  t record;
+  stored record;
+  d record;
+${when(f.ledger, '  tr record;\n')}  entry ledger_entries;
+${when(f.ledger, '  original ledger_entries;\n')}  outcome text;
+  wallet_id bigint;
+${when(f.ledger, '  wallet_balance numeric(20, 2);\n')}  partner_account bigint;
+  signed numeric(20, 2);
+  event_id uuid;
+${when(f.ledger, "  room jsonb := '{}'::jsonb;\n")}  partner_deltas jsonb := '{}'::jsonb;
+  results jsonb := '[]'::jsonb;
+BEGIN${when(f.ledger, LOCK_TREASURIES_AND_ORIGINALS)}
+  FOR t IN
+    SELECT x.* FROM jsonb_to_recordset(batch)
+${itemRecord(f)}
+     ORDER BY x.partner_id, x.user_id, x.item
+  LOOP
+    outcome := NULL;
+    entry := NULL;
+
+    IF t.idempotency_key IS NOT NULL THEN
+      IF NOT pg_try_advisory_xact_lock(hashtextextended(t.partner_id::text || '/' || t.idempotency_key, 0)) THEN
+        outcome := 'in_progress';
+      ELSE
+        SELECT request_hash, entry_id INTO stored FROM idempotency_keys WHERE partner_id = t.partner_id AND key = t.idempotency_key;
+        IF FOUND THEN
+          IF stored.request_hash = t.request_hash THEN
+            outcome := 'replay';
+            SELECT * INTO entry FROM ledger_entries WHERE id = stored.entry_id;
+          ELSE
+            outcome := 'conflict';
+          END IF;
+        END IF;
+      END IF;
+    END IF;
+${when(f.ledger, REFUSE_REVERSED_OR_OVER_LIMIT)}
+    IF outcome IS NULL THEN
+      IF t.direction = 'to_user' THEN
+        INSERT INTO accounts AS a (partner_id, kind, user_id, balance) VALUES (t.partner_id, 'user', t.user_id, t.coins)
+          ON CONFLICT (partner_id, user_id) WHERE kind = 'user'
+          DO UPDATE SET balance = a.balance + EXCLUDED.balance, updated_at = now()
+          RETURNING ${wallet};
+        signed := t.coins;
+      ELSE
+        UPDATE accounts a SET balance = a.balance - t.coins, updated_at = now()
+         WHERE a.partner_id = t.partner_id AND a.kind = 'user' AND a.user_id = t.user_id AND a.balance >= t.coins
+         RETURNING ${wallet};
+        IF NOT FOUND THEN
+          outcome := 'insufficient';
+        END IF;
+        signed := -t.coins;
+      END IF;
+    END IF;
+
+    IF outcome IS NULL THEN
+${when(
+  f.ledger,
+  `      IF room ? t.partner_id::text THEN
+        room := jsonb_set(room, ARRAY[t.partner_id::text], to_jsonb((room ->> t.partner_id::text)::numeric - signed));
+      END IF;
+`,
+)}      SELECT a.id INTO partner_account FROM accounts a
+       WHERE a.partner_id = t.partner_id AND a.kind = 'partner' AND a.shard = use_shard;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'partner % has no issuance account shard %', t.partner_id, use_shard;
+      END IF;
+      INSERT INTO ledger_entries
+        (id, partner_id, user_id, transaction_type, debit_or_credit, coins, narration, from_party, to_party${
+          f.ledger ? ',\n         balance_after, rule_reward)' : ')'
+        }
+      VALUES (
+        gen_random_uuid(), t.partner_id, t.user_id,
+        ${
+          f.ledger
+            ? "CASE WHEN t.reverses IS NOT NULL THEN 'reversal'\n             WHEN t.direction = 'to_user' THEN 'partner_user_transfer' ELSE 'user_partner_transfer' END"
+            : "CASE t.direction WHEN 'to_user' THEN 'partner_user_transfer' ELSE 'user_partner_transfer' END"
+        },
+        CASE t.direction WHEN 'to_user' THEN 'CR' ELSE 'DE' END,
+        t.coins, t.narration, t.from_party, t.to_party${f.ledger ? ', wallet_balance, COALESCE(t.rule_reward, false))' : ')'}
+      RETURNING * INTO entry;
+      INSERT INTO postings (entry_id, account_id, amount)
+      VALUES (entry.id, wallet_id, signed), (entry.id, partner_account, -signed);
+${f.ledger ? PARTNER_DELTAS_WITH_ISSUED_REDEEMED : PARTNER_DELTA}
+      event_id := gen_random_uuid();
+${outboxRow(f.ledger, f.transferSubject)}
+      IF t.idempotency_key IS NOT NULL THEN
+        INSERT INTO idempotency_keys (partner_id, key, request_hash, entry_id) VALUES (t.partner_id, t.idempotency_key, t.request_hash, entry.id);
+      END IF;
+      outcome := 'done';
+    END IF;
+
+    results := results || jsonb_build_object(
+      'item', t.item, 'outcome', outcome, 'entry', ${
+        f.ledger
+          ? `CASE
+        WHEN entry.id IS NULL THEN NULL
+        WHEN outcome = 'replay' THEN to_jsonb(entry) || jsonb_build_object(
+          'reversed', EXISTS (SELECT 1 FROM ledger_reversals WHERE original_id = entry.id))
+        ELSE to_jsonb(entry) END);`
+          : 'CASE WHEN entry.id IS NULL THEN NULL ELSE to_jsonb(entry) END);'
+      }
+  END LOOP;
+
+${f.ledger ? APPLY_PARTNER_DELTAS_WITH_ISSUED_REDEEMED : APPLY_PARTNER_DELTAS}
+
+  RETURN results;
+END
+$fn$`;
+  return f.keys === 'one-letter' ? withOneLetterKeys(sql) : sql;
+}
+
+/** 1.0.0's function reads its items' fields, and answers each item's number, under one-letter keys. */
+function withOneLetterKeys(sql: string): string {
+  return sql
+    .replace(
+      /\b([tx])\.(\w+)\b/g,
+      (_ref, record: string, name: string) => `${record}.${ONE_LETTER[name] ?? name}`,
+    )
+    .replace("'item', t.i,", "'i', t.i,");
+}

@@ -1,0 +1,95 @@
+import {
+  EVENT_CONSUMERS,
+  ruleCapReachedEvent,
+  transferCompletedEvent,
+  transferReversedEvent,
+  treasuryLowEvent,
+  userTierChangedEvent,
+  webhooks,
+} from '@coin/contracts';
+import { type SourceStarter, starterOf, type WebhookEventSource } from './event-consumer.ts';
+
+/** Ledger events taken together: one lookup per partner and one transaction per batch. */
+const LEDGER_BATCH = 100;
+
+/**
+ * Every transfer of every partner passes here: a batch is filtered with the cached partner lookups
+ * and recorded in one transaction.
+ */
+const transfersSource: WebhookEventSource<typeof transferCompletedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksTransfers,
+  schema: transferCompletedEvent,
+  kind: 'COINS_TRANSFERRED',
+  batch: LEDGER_BATCH,
+  fromDeployment: true,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    ledgerEntryId: e.ledgerEntryId,
+    userId: e.userId,
+    transactionType: e.transactionType,
+    debitOrCredit: e.debitOrCredit,
+    coins: Number(e.coins),
+  }),
+};
+
+const reversalsSource: WebhookEventSource<typeof transferReversedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksReversals,
+  schema: transferReversedEvent,
+  kind: 'COINS_REVERSED',
+  batch: LEDGER_BATCH,
+  fromDeployment: true,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    ledgerEntryId: e.ledgerEntryId,
+    userId: e.userId,
+    debitOrCredit: e.debitOrCredit,
+    coins: Number(e.coins),
+    reversedEntryId: e.reversedEntryId,
+  }),
+};
+
+const ruleCapsSource: WebhookEventSource<typeof ruleCapReachedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksRuleCaps,
+  schema: ruleCapReachedEvent,
+  kind: 'RULE_CAP_REACHED',
+  fields: (e) => ({
+    occurredAt: e.reachedAt,
+    ruleId: e.ruleId,
+    ruleName: e.ruleName,
+    maxNumberOfParticipant: e.maxParticipants,
+  }),
+};
+
+const tierChangesSource: WebhookEventSource<typeof userTierChangedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksTierChanges,
+  schema: userTierChangedEvent,
+  kind: 'USER_TIER_CHANGED',
+  fields: (e) => ({
+    occurredAt: e.changedAt,
+    userId: e.userId,
+    tierId: e.tierId,
+    tierName: e.tierName,
+    previousTierId: e.previousTierId,
+  }),
+};
+
+const treasurySource: WebhookEventSource<typeof treasuryLowEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksTreasury,
+  schema: treasuryLowEvent,
+  kind: 'TREASURY_LOW',
+  fields: (e) => ({
+    occurredAt: e.crossedAt,
+    outstanding: Number(e.outstanding),
+    issuanceLimit: Number(e.issuanceLimit),
+    threshold: webhooks.TREASURY_LOW_SHARE,
+  }),
+};
+
+/** The sources of every event kind but USER_ONBOARDING (its own module: it asks onboarding for the failures). */
+export const eventSources: SourceStarter[] = [
+  starterOf(transfersSource),
+  starterOf(reversalsSource),
+  starterOf(ruleCapsSource),
+  starterOf(tierChangesSource),
+  starterOf(treasurySource),
+];
