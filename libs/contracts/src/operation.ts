@@ -28,6 +28,13 @@ export interface HttpBinding {
    * data (which a `noData` answer then still hides from the body).
    */
   location?: string;
+  /**
+   * The answer may be served up to this many milliseconds old: the gateway keeps it per partner and
+   * request (services/gateway/src/answer-cache.ts), so many clients asking for the same page cost one
+   * bus request per period instead of one each. Only for partner-scoped GETs without a body, and only
+   * where that age stays well inside what the operation promises about freshness.
+   */
+  freshForMs?: number;
   summary: string;
 }
 
