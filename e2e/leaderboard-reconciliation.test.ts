@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { CoinApiError } from '@coin/sdk';
 import { eventuallyPasses, type Stack, seededRandom } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forgetPartnerIndex, sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
+import {
+  boardAnswersExpired,
+  forgetPartnerIndex,
+  sumCoins,
+  wholeCoinBoard,
+  wholePointsBoard,
+} from './support/leaderboard.ts';
 import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { onboardUsers } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
@@ -113,6 +119,7 @@ describe('reconciliation with the wallet ledger and rule rewards (through the ga
     expect(
       await forgetPartnerIndex(stack.env.REDIS_URL ?? 'redis://127.0.0.1:6379', partner.partnerId),
     ).toBeGreaterThan(0);
+    await boardAnswersExpired();
     const after = await boardsMatch();
     expect(after.coins).toEqual(before.coins);
     expect(after.pointsBoard).toEqual(before.pointsBoard);

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { eventuallyPasses, type Stack, spawnService } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  boardAnswersExpired,
   EventPublisher,
   forgetPartnerIndex,
   indexReady,
@@ -273,6 +274,7 @@ describe('losing the Redis index', () => {
     });
     const redisUrl = stack.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     expect(await forgetPartnerIndex(redisUrl, p.partnerId)).toBeGreaterThan(0);
+    await boardAnswersExpired();
     // The first read after the loss comes from Postgres, in the same order, and starts the rebuild.
     expect(await wholeCoinBoard(stack.api, p.accessToken, 2024, 7)).toEqual(before);
     await eventuallyPasses(async () => {
@@ -304,6 +306,7 @@ describe('credits arriving during a rebuild', () => {
     });
 
     expect(await forgetPartnerIndex(redisUrl, p.partnerId)).toBeGreaterThan(0);
+    await boardAnswersExpired();
     // The read starts the rebuild; the credits published beside it are applied while it runs.
     const late = Array.from({ length: 100 }, () => randomUUID());
     await Promise.all([

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
-import { EVENT_SUBJECTS } from '@coin/contracts';
+import { EVENT_SUBJECTS, leaderboard } from '@coin/contracts';
 import type { ApiClient } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { Redis } from 'ioredis';
@@ -90,6 +90,18 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/**
+ * Waits until the gateway no longer serves a board page read before this call (each board's
+ * `freshForMs`), so the next read reaches the leaderboard service.
+ */
+export function boardAnswersExpired(): Promise<void> {
+  const ms = Math.max(
+    leaderboard.coinLeaderboard.http?.freshForMs ?? 0,
+    leaderboard.pointsLeaderboard.http?.freshForMs ?? 0,
+  );
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Every entry of a partner's coin board for a month, through the SDK's pages. */
