@@ -11,6 +11,11 @@ const schema = baseConfigSchema.extend({
   AUTH_RATE_LIMIT_WINDOW_MS: integer(60_000),
   API_KEY_CACHE_MS: integer(30_000, { min: 0 }),
   /**
+   * Memory for answers served again within their operation's `freshForMs` (answer-cache.ts); a
+   * board page is a few KB, a points page with large user data up to about 2 MB.
+   */
+  ANSWER_CACHE_MAX_BYTES: integer(8 * 1024 * 1024),
+  /**
    * A request answered 2xx/3xx within this many milliseconds is logged at debug, any other (an
    * error, or slow) at info: one line per transfer cost more CPU than the rest of its logging.
    */

@@ -8,6 +8,7 @@ import {
 import { validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance } from 'fastify';
+import { answerCache, freshnessOf } from './answer-cache.ts';
 import type { createAuthenticator } from './authenticate.ts';
 import type { GatewayConfig } from './config.ts';
 import { LARGE_BODY_ROUTE, UnparsedJson } from './large-body.ts';
@@ -70,16 +71,21 @@ function successEnvelope(message: string, noData: boolean | undefined) {
     noData || json.length === 0 ? withoutData : Buffer.concat([head, json, tail]);
 }
 
-/** One route per contract operation: authenticate, validate with the contract, ask the service. */
+/**
+ * One route per contract operation: authenticate, validate with the contract, ask the service (or,
+ * for an operation with `freshForMs`, take its answer from the cache, keyed by what was validated).
+ */
 export function registerOperationRoutes(
   app: FastifyInstance,
   operations: readonly Operation[],
   deps: RouteDeps,
 ): void {
+  const cachedAnswer = answerCache(deps.config.ANSWER_CACHE_MAX_BYTES);
   for (const op of operations) {
     const http = op.http;
     if (!http) continue;
     const envelope = successEnvelope(http.message, http.noData);
+    const freshForMs = freshnessOf(op);
     app.route({
       method: [http.method, ...(http.alsoMethods ?? [])],
       url: http.path,
@@ -96,19 +102,24 @@ export function registerOperationRoutes(
         const parts = await validateParts(op, request.body, request.query, request.params);
         if (!parts.ok) throw AppError.badRequest(parts.error);
         const { body, query, params } = parts;
-        const json = await callOperationJson(
-          deps.nc,
-          op,
-          {
-            partnerId: caller?.partnerId,
-            body,
-            query,
-            params,
-            idempotencyKey: idempotencyKey(op, request.headers['idempotency-key']),
-            clientIp: request.ip,
-          },
-          { timeoutMs: deps.config.REQUEST_TIMEOUT_MS, requestId },
-        );
+        const ask = () =>
+          callOperationJson(
+            deps.nc,
+            op,
+            {
+              partnerId: caller?.partnerId,
+              body,
+              query,
+              params,
+              idempotencyKey: idempotencyKey(op, request.headers['idempotency-key']),
+              clientIp: request.ip,
+            },
+            { timeoutMs: deps.config.REQUEST_TIMEOUT_MS, requestId },
+          );
+        const json =
+          freshForMs !== undefined && caller
+            ? await cachedAnswer({ op, partnerId: caller.partnerId, query, params }, freshForMs, ask)
+            : await ask();
         if (http.location) reply.header('location', locationOf(http.location, json));
         return reply
           .code(http.statusCode ?? 200)

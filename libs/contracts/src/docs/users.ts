@@ -85,7 +85,7 @@ export const onboardingDocs: Record<string, OperationDocs> = {
 export const leaderboardDocs: Record<string, OperationDocs> = {
   coinLeaderboard: {
     description:
-      'Coins credited to each user in one calendar month (UTC), highest first; equal amounts rank by who reached them first. A transfer shows within a second (the specification allows 30 minutes).',
+      'Coins credited to each user in one calendar month (UTC), highest first; equal amounts rank by who reached them first. A transfer shows within a second (the specification allows 30 minutes); a page may be up to 250 ms old.',
     query: { type: 'earner', year: 2026, month: 11, page: 1, limit: 20, userId: EXAMPLE.userId },
     response: {
       userPosition: { userId: EXAMPLE.userId, amount: '125.50', position: 1 },
@@ -94,7 +94,8 @@ export const leaderboardDocs: Record<string, OperationDocs> = {
     },
   },
   pointsLeaderboard: {
-    description: 'All-time points of each of your users (earned by rule rewards), highest first.',
+    description:
+      'All-time points of each of your users (earned by rule rewards), highest first; a page may be up to 250 ms old.',
     errors: { 404: notFound('`partnerId` is not yours') },
     query: { page: 1, take: 20, userId: EXAMPLE.userId },
     response: {
