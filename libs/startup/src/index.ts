@@ -1,6 +1,4 @@
-export type { ProcessContext } from './process-context.ts';
 export { runCommand } from './run-command.ts';
 export { runMain } from './run-main.ts';
-export { startProcess } from './start-process.ts';
 export { startService } from './start-service.ts';
 export type { Stoppable } from './stop-list.ts';

@@ -1,6 +1,6 @@
 import { connectBus, type NatsConnection } from '@coin/bus';
 import type { BaseConfig, DatabaseConfig } from '@coin/config';
-import { type Database, openDatabase } from '@coin/db';
+import type { Database } from '@coin/db';
 import { createLogger, type Logger } from '@coin/telemetry';
 import type { MigrationObject } from '@mikro-orm/core';
 import { Redis } from 'ioredis';
@@ -50,6 +50,9 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
     },
     database: (async (schema: DatabaseSchema) => {
       const db = config as unknown as DatabaseConfig;
+      // Loaded here, not at the top: MikroORM, kysely and pg are about 10 MB of a process's heap,
+      // which a process without a database (the gateway) would hold for nothing.
+      const { openDatabase } = await import('@coin/db');
       const orm = await openDatabase({
         service: db.service,
         url: db.databaseUrl,

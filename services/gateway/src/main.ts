@@ -1,4 +1,4 @@
-import { runMain } from '@coin/startup';
+import { runMain } from '@coin/startup/process';
 import { startGateway } from './server.ts';
 
 runMain('gateway', () => startGateway());

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { allOperations } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { type ProcessContext, startProcess } from '@coin/startup';
+import { type ProcessContext, startProcess } from '@coin/startup/process';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
