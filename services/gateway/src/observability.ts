@@ -1,5 +1,4 @@
 import { collectProcessMetrics, histogram, renderMetrics, tracingStarted } from '@coin/telemetry';
-import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance } from 'fastify';
 
 const requestDuration = histogram({
@@ -19,6 +18,9 @@ const UNTRACED = /^\/(health|ready|metrics)(\?|$)/;
 export async function registerObservability(app: FastifyInstance): Promise<void> {
   collectProcessMetrics();
   if (tracingStarted()) {
+    // Loaded only when traced: it and the OpenTelemetry core it brings are 1 MB of source that a
+    // process without tracing would keep in its heap.
+    const { FastifyOtelInstrumentation } = await import('@fastify/otel');
     const otel = new FastifyOtelInstrumentation({
       // One span per request and one for its handler; a span per plugin hook is noise here.
       instrumentHooks: false,
