@@ -4,8 +4,6 @@ import { AppError } from '@coin/errors';
 import { type ProcessContext, startProcess } from '@coin/startup/process';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { startAdminServer } from './admin-server.ts';
 import { allowedMethodsOf } from './allowed-methods.ts';
@@ -18,7 +16,7 @@ import { readinessCheck, registerHealthRoutes } from './health.ts';
 import { registerJwksRoute } from './jwks-route.ts';
 import { leaveUnparsed, UnparsedJson } from './large-body.ts';
 import { registerMetricsRoute, registerObservability } from './observability.ts';
-import { openApiDocument } from './openapi/document.ts';
+import { registerApiDocs } from './openapi/serve.ts';
 import { registerOperationRoutes } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { verificationKeys } from './verification-keys.ts';
@@ -99,11 +97,7 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     errorResponseBuilder: (_request, context) =>
       AppError.rateLimited('too many requests from this address; slow down', Math.ceil(context.ttl / 1000)),
   });
-  await app.register(swagger, {
-    mode: 'static',
-    specification: { document: openApiDocument(allOperations, config.PUBLIC_URL) as never },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerApiDocs(app, allOperations, config.PUBLIC_URL);
 
   const services = config.READY_SERVICES
     ? config.READY_SERVICES.split(',')
@@ -116,7 +110,6 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   const development = config.APP_MODE === 'development';
   registerHealthRoutes(app, readiness, { detailed: development });
   if (development) registerMetricsRoute(app);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const keys = verificationKeys({ nc, timeoutMs: config.REQUEST_TIMEOUT_MS });
   registerJwksRoute(app, keys);
