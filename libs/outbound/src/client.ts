@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { type OutboundMode, refusalFor } from './address-policy.ts';
 
 export class OutboundRefused extends Error {}
@@ -41,13 +41,9 @@ function guardedLookup(mode: OutboundMode): LookupFunction {
 
 /** undici with a bounded pool, timeouts, and the address policy applied after DNS resolution. */
 export function createOutboundClient(opts: OutboundOptions) {
-  const agent = new Agent({
-    connections: opts.connections ?? 16,
-    connect: { timeout: opts.timeoutMs, lookup: guardedLookup(opts.mode) },
-    headersTimeout: opts.timeoutMs,
-    bodyTimeout: opts.timeoutMs,
-    keepAliveTimeout: 10_000,
-  });
+  // undici is loaded with the first request, not at start: it is about 6 MB of a process's heap,
+  // and a wallet whose partners give no user-details URL never sends one.
+  let agent: Agent | undefined;
 
   async function send(
     url: string,
@@ -62,6 +58,14 @@ export function createOutboundClient(opts: OutboundOptions) {
     const literal = u.hostname.replace(/^\[|\]$/g, '');
     const refusal = /^[\d.]+$|:/.test(literal) ? refusalFor(literal, opts.mode) : undefined;
     if (refusal) throw new OutboundRefused(`${literal}: ${refusal}`);
+    const { Agent, request } = await import('undici');
+    agent ??= new Agent({
+      connections: opts.connections ?? 16,
+      connect: { timeout: opts.timeoutMs, lookup: guardedLookup(opts.mode) },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
     const res = await request(u, {
       method: init.method ?? 'GET',
       headers: init.headers,
@@ -85,7 +89,7 @@ export function createOutboundClient(opts: OutboundOptions) {
 
   return {
     send,
-    close: () => agent.close(),
+    close: async () => agent?.close(),
   };
 }
 
