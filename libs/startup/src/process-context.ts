@@ -1,10 +1,13 @@
+import { createRequire } from 'node:module';
 import { connectBus, type NatsConnection } from '@coin/bus';
 import type { BaseConfig, DatabaseConfig } from '@coin/config';
 import type { Database } from '@coin/db';
 import { createLogger, type Logger } from '@coin/telemetry';
 import type { MigrationObject } from '@mikro-orm/core';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { StopList, type Stoppable } from './stop-list.ts';
+
+const require = createRequire(import.meta.url);
 
 export interface DatabaseSchema {
   migrations: readonly MigrationObject[];
@@ -67,6 +70,9 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
       return orm;
     }) as ProcessContext<C>['database'],
     redis() {
+      // Required here, not imported at the top: only the gateway and leaderboard use Redis, and
+      // ioredis is 2 MB of every other service's heap. (Synchronous: `redis()` is.)
+      const { Redis } = require('ioredis') as typeof import('ioredis');
       // RESP2: script replies keep the shapes the scripts return, whatever the client's default.
       const redis = new Redis(config.REDIS_URL, {
         protocol: 2,
