@@ -6,13 +6,15 @@
 import { fileURLToPath } from 'node:url';
 
 /**
- * V8's heap sizing. The young generation grows to 64 MB under load by default (32 MB semi-spaces):
- * 8 MB semi-spaces keep it at 16 MB. After a full collection the old generation may grow up to 4x
- * its live size before the next one (a service that keeps 45 MB grew to 90 MB committed under the
- * bench's load): 30 % bounds it at 1.3x. (`--heap-growing-percent` is a V8 flag, not one of
+ * V8's heap sizing. The young generation grows to 64 MB under load by default (32 MB semi-spaces),
+ * and reaches its maximum already while a service loads its modules: 8 MB semi-spaces kept 16 MB
+ * resident in every process from its start, 2 MB ones keep 4 MB (no measurable CPU more per
+ * transfer or echo in `make bench stack`). After a full collection the old generation may grow up
+ * to 4x its live size before the next one (a service that keeps 45 MB grew to 90 MB committed under
+ * the bench's load): 30 % bounds it at 1.3x. (`--heap-growing-percent` is a V8 flag, not one of
  * Node's: checked on Node 24, whose V8 the image and the project's Node share.)
  */
-export const RUNTIME_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=30'];
+export const RUNTIME_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=30'];
 
 export const RUNTIME_ENV = {
   // Type stripping loads a WebAssembly compiler into every process (about 15 MB, and a second of
