@@ -35,5 +35,5 @@ EXPOSE 3000 9464
 # fixed mmap threshold and two malloc arenas.
 ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_ARENA_MAX=2
 # The OpenTelemetry hook loads first; it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
-ENTRYPOINT ["node", "--max-semi-space-size=2", "--heap-growing-percent=30", "--import", "@coin/telemetry/register"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "--import", "@coin/telemetry/register"]
 CMD ["services/gateway/src/main.ts"]

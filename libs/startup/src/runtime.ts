@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
 /**
  * V8's heap sizing. The young generation grows to 64 MB under load by default (32 MB semi-spaces),
  * and reaches its maximum already while a service loads its modules: 8 MB semi-spaces kept 16 MB
- * resident in every process from its start, 2 MB ones keep 4 MB (no measurable CPU more per
- * transfer or echo in `make bench stack`). After a full collection the old generation may grow up
- * to 4x its live size before the next one (a service that keeps 45 MB grew to 90 MB committed under
- * the bench's load): 30 % bounds it at 1.3x. (`--heap-growing-percent` is a V8 flag, not one of
+ * resident in every process from its start, 4 MB ones keep 8 MB. 2 MB ones kept 4 MB, but cost the
+ * gateway and the wallet about 10 % more CPU per transfer and echo in `make bench stack`. After a
+ * full collection the old generation may grow up to 4x its live size before the next one (a service
+ * that keeps 45 MB grew to 90 MB committed under the bench's load): 30 % bounds it at 1.3x. (`--heap-growing-percent` is a V8 flag, not one of
  * Node's: checked on Node 24, whose V8 the image and the project's Node share.)
  */
-export const RUNTIME_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=30'];
+export const RUNTIME_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
 
 export const RUNTIME_ENV = {
   // Type stripping loads a WebAssembly compiler into every process (about 15 MB, and a second of
