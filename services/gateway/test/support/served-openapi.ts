@@ -10,12 +10,11 @@ export type OpenApiOperation = {
 };
 
 /**
- * The OpenAPI document a gateway serves, fetched once for the calling test file (a gateway started
- * before its tests and stopped after them); `env` adds to the gateway's environment.
+ * A gateway started before the calling test file's tests and stopped after them; `env` adds to its
+ * environment. Returns a getter, for use inside the tests.
  */
-export function servedOpenApi(env: Record<string, string> = {}) {
+export function gatewayForFile(env: Record<string, string> = {}): () => Gateway {
   let gateway: Gateway | undefined;
-  let doc: any;
   beforeAll(async () => {
     gateway = await startGateway({
       ...process.env,
@@ -24,10 +23,19 @@ export function servedOpenApi(env: Record<string, string> = {}) {
       LOG_LEVEL: 'silent',
       ...env,
     });
-    doc = await (await fetch(`${gateway.url}/openapi.json`)).json();
   });
   afterAll(async () => {
     await gateway?.stop();
+  });
+  return () => gateway!;
+}
+
+/** The OpenAPI document a gateway serves, fetched once for the calling test file. */
+export function servedOpenApi(env: Record<string, string> = {}) {
+  const gateway = gatewayForFile(env);
+  let doc: any;
+  beforeAll(async () => {
+    doc = await (await fetch(`${gateway().url}/openapi.json`)).json();
   });
   return {
     doc: () => doc,
