@@ -1,0 +1,145 @@
+import type { Redis } from 'ioredis';
+import type { BoardRef } from './boards.ts';
+
+/**
+ * Keys of one board. The partner id in braces is a Redis Cluster hash tag, so every key of a
+ * partner lives in one slot and the scripts below may touch them together.
+ */
+export function boardKeys(ref: BoardRef) {
+  const base = `lb:v1:{${ref.partnerId}}:${ref.board}`;
+  return {
+    /** Sorted set: member = reach time + userId (ranking.ts), score = cents. */
+    ranking: `${base}:z`,
+    /** Hash userId → current member, to find or replace a user's entry. */
+    members: `${base}:m`,
+    /** Present only while ranking and members hold the whole board; absent → serve from Postgres. */
+    ready: `${base}:ready`,
+    /** Set by whoever finds the board missing; the rebuilder builds until it stays clear. */
+    dirty: `${base}:dirty`,
+    /** Users whose standing changed while a rebuild held the lock; its swap waits until they are staged. */
+    pending: `${base}:pending`,
+    lock: `${base}:lock`,
+    staging: (token: string) => ({ ranking: `${base}:tmp:${token}:z`, members: `${base}:tmp:${token}:m` }),
+  };
+}
+
+/**
+ * Writes a standing when the board is ready (1), unless what is there is newer; a standing at 0 or
+ * below leaves the board. While a rebuild holds
+ * the lock, the user is also noted in `pending`, whose swap stages that user again from Postgres
+ * first: the write can never be replaced by an older snapshot. Not ready: 2 if a rebuild is under way
+ * (it will stage the user), 0 if the board needs one.
+ */
+const UPDATE_SCRIPT = `
+local building = redis.call('EXISTS', KEYS[4]) == 1
+if building then redis.call('SADD', KEYS[5], ARGV[1]) end
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  if building then return 2 end
+  return 0
+end
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if tonumber(ARGV[3]) <= 0 then
+  if old then redis.call('ZREM', KEYS[1], old) end
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
+if old then
+  local score = redis.call('ZSCORE', KEYS[1], old)
+  if score and tonumber(score) >= tonumber(ARGV[3]) then return 1 end
+  redis.call('ZREM', KEYS[1], old)
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;
+
+/**
+ * Puts a standing read from Postgres into a staged copy, replacing the user's older entry; a
+ * standing at 0 or below (its credits reversed) leaves the board.
+ */
+const STAGE_SCRIPT = `
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then redis.call('ZREM', KEYS[1], old) end
+if tonumber(ARGV[3]) <= 0 then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;
+
+/** One page and one user's rank, atomically; nil when the board is not ready. */
+const READ_SCRIPT = `
+if redis.call('EXISTS', KEYS[3]) == 0 then return nil end
+local count = redis.call('ZCARD', KEYS[1])
+local page = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+local rank, score = -1, ''
+if ARGV[3] ~= '' then
+  local member = redis.call('HGET', KEYS[2], ARGV[3])
+  if member then
+    rank = redis.call('ZREVRANK', KEYS[1], member)
+    score = redis.call('ZSCORE', KEYS[1], member)
+  end
+end
+return {count, page, rank, score}`;
+
+/**
+ * Replaces the board with the staged copy and marks it ready, in one step; refused (0) while users
+ * changed during the rebuild are still to be staged.
+ */
+const SWAP_SCRIPT = `
+if redis.call('SCARD', KEYS[6]) > 0 then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('RENAME', KEYS[4], KEYS[1]) end
+if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[2]) end
+redis.call('SET', KEYS[3], ARGV[1])
+return 1`;
+
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** The update script, only ever queued on a pipeline (its reply comes with the pipeline's). */
+export type PipelinedScripts = {
+  lbUpdate(
+    k1: string,
+    k2: string,
+    k3: string,
+    k4: string,
+    k5: string,
+    userId: string,
+    member: string,
+    cents: string,
+  ): unknown;
+};
+
+export type BoardScripts = {
+  lbStage(k1: string, k2: string, userId: string, member: string, cents: string): Promise<number>;
+  lbRead(
+    k1: string,
+    k2: string,
+    k3: string,
+    start: string,
+    stop: string,
+    userId: string,
+  ): Promise<[number, string[], number, string] | null>;
+  lbSwap(
+    k1: string,
+    k2: string,
+    k3: string,
+    k4: string,
+    k5: string,
+    k6: string,
+    stamp: string,
+  ): Promise<number>;
+  lbRelease(k1: string, token: string): Promise<number>;
+};
+
+/** `redis` with the board scripts defined on it (ioredis sends each by its SHA, loading it once). */
+export function withBoardScripts(redis: Redis): Redis & BoardScripts {
+  redis.defineCommand('lbUpdate', { numberOfKeys: 5, lua: UPDATE_SCRIPT });
+  redis.defineCommand('lbRead', { numberOfKeys: 3, lua: READ_SCRIPT });
+  redis.defineCommand('lbStage', { numberOfKeys: 2, lua: STAGE_SCRIPT });
+  redis.defineCommand('lbSwap', { numberOfKeys: 6, lua: SWAP_SCRIPT });
+  redis.defineCommand('lbRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  return redis as Redis & BoardScripts;
+}
