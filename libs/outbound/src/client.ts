@@ -44,6 +44,8 @@ export function createOutboundClient(opts: OutboundOptions) {
   // undici is loaded with the first request, not at start: it is about 6 MB of a process's heap,
   // and a wallet whose partners give no user-details URL never sends one.
   let agent: Agent | undefined;
+  // Kept: a dynamic import of a loaded module still goes through the loader on every call.
+  let undici: Promise<typeof import('undici')> | undefined;
 
   async function send(
     url: string,
@@ -58,7 +60,8 @@ export function createOutboundClient(opts: OutboundOptions) {
     const literal = u.hostname.replace(/^\[|\]$/g, '');
     const refusal = /^[\d.]+$|:/.test(literal) ? refusalFor(literal, opts.mode) : undefined;
     if (refusal) throw new OutboundRefused(`${literal}: ${refusal}`);
-    const { Agent, request } = await import('undici');
+    undici ??= import('undici');
+    const { Agent, request } = await undici;
     agent ??= new Agent({
       connections: opts.connections ?? 16,
       connect: { timeout: opts.timeoutMs, lookup: guardedLookup(opts.mode) },
