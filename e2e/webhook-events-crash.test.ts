@@ -103,7 +103,10 @@ describe('webhook event sequences across a crash', () => {
     async function worker() {
       for (let i = next++; i < TRANSFERS; i = next++) {
         if (i === TRANSFERS / 3) {
-          delivered = subscribers.reduce((n, s) => n + s.receiver.received.length, 0);
+          // A loaded machine may reach this transfer before the new service's first delivery: the
+          // kill must come while deliveries are under way, so it waits for one (the others go on).
+          const received = () => subscribers.reduce((n, s) => n + s.receiver.received.length, 0);
+          delivered = await eventually(async () => received() || undefined, 30_000);
           killedAt = i;
           await child.kill();
         }
