@@ -4,16 +4,40 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { databaseUrlFor } from '@coin/config';
 import { dropDatabase, ensureDatabase } from '@coin/db';
+import { serverTicks } from './servers.ts';
 
-/** pgbench tpcb-like, scale 10, 16 clients, in a database of its own, dropped after. */
-export async function runPgbench(seconds: number): Promise<number> {
+export interface PgbenchFigures {
+  tps: number;
+  /** CPU ms per transaction: Postgres's, and the pgbench client's. */
+  postgresMs: number;
+  clientMs: number;
+}
+
+/** CPU ticks of this process's children that ended (pgbench, once execFileSync returns). */
+function endedChildTicks(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return Number(f[13]) + Number(f[14]);
+}
+
+const postgresTicks = () =>
+  Object.entries(serverTicks())
+    .filter(([group]) => group.startsWith('postgres'))
+    .reduce((sum, [, ticks]) => sum + ticks, 0);
+
+/**
+ * pgbench tpcb-like, scale 10, 16 clients, in a database of its own, dropped after; with the CPU
+ * it costs per transaction, the figure a transfer's CPU is compared with.
+ */
+export async function runPgbench(seconds: number): Promise<PgbenchFigures> {
   const url = new URL(databaseUrlFor('bench', process.env));
   url.pathname = `/coin_bench_pgbench_${randomUUID().slice(0, 8)}`;
   await ensureDatabase(url.toString());
   try {
     execFileSync('pgbench', ['-i', '-s', '10', '-q', '-d', url.toString()], { stdio: 'ignore' });
+    const before = { postgres: postgresTicks(), client: endedChildTicks() };
     const out = execFileSync(
       'pgbench',
       ['-c', '16', '-j', '2', '-T', String(seconds), '-d', url.toString()],
@@ -24,7 +48,14 @@ export async function runPgbench(seconds: number): Promise<number> {
     );
     const tps = /tps = ([\d.]+)/.exec(out);
     if (!tps) throw new Error(`pgbench printed no tps:\n${out}`);
-    return Number(tps[1]);
+    const transactions = Number(
+      /number of transactions actually processed: (\d+)/.exec(out)?.[1] ?? Number.NaN,
+    );
+    return {
+      tps: Number(tps[1]),
+      postgresMs: ((postgresTicks() - before.postgres) * 10) / transactions,
+      clientMs: ((endedChildTicks() - before.client) * 10) / transactions,
+    };
   } finally {
     await dropDatabase(url.toString());
   }

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { apiClient, freePort, isolatedDatabases } from '@coin/testing';
 import { registerAndLogin } from '../e2e/support/partners.ts';
 import type { LoadFigures } from './load.ts';
+import { serverGroup, serverTicks } from './servers.ts';
 
 export interface DeployedStack {
   url: string;
@@ -100,11 +101,11 @@ function cpuTicks(pid: number): number {
   }
 }
 
-/** Peak resident set (VmHWM) of one process in MiB, from /proc. */
-function peakRssMiB(pid: number): number {
+/** Peak resident set (VmHWM) of one process in MB (10^6 bytes, the issue's unit), from /proc. */
+function peakRssMB(pid: number): number {
   try {
     const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kb ?? 0) / 1024;
+    return (Number(kb ?? 0) * 1024) / 1e6;
   } catch {
     return 0;
   }
@@ -118,48 +119,71 @@ export interface Window {
   ticks: Record<string, number>;
 }
 
-/** A closed loop, with every process's CPU read before and after it. */
+/** Ticks of each named process and of each server group (servers.ts), now. */
+function ticksNow(processes: Record<string, number>): Record<string, number> {
+  return {
+    ...Object.fromEntries(Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid)])),
+    ...serverTicks(),
+  };
+}
+
+/** A closed loop, with the CPU of every process and server read before and after it. */
 export async function measured(
   processes: Record<string, number>,
   loop: () => Promise<LoadFigures>,
 ): Promise<Window> {
-  const before = Object.fromEntries(Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid)]));
+  const before = ticksNow(processes);
   const self = process.cpuUsage();
   const r = await loop();
   const used = process.cpuUsage(self);
-  const ticks = Object.fromEntries(
-    Object.entries(processes).map(([k, pid]) => [k, cpuTicks(pid) - before[k]]),
-  );
+  const ticks: Record<string, number> = {};
+  for (const [k, t] of Object.entries(ticksNow(processes))) {
+    const name = serverGroup(k);
+    ticks[name] = (ticks[name] ?? 0) + t - (before[k] ?? 0);
+  }
   return { r, generatorShare: (used.user + used.system) / 1e6 / r.seconds, ticks };
 }
 
 /** CPU milliseconds a process used per successful request of a window. */
 export function cpuMsPer(w: Window, name: string): number {
-  return (w.ticks[name] * 10) / Math.max(1, w.r.ok);
+  return ((w.ticks[name] ?? 0) * 10) / Math.max(1, w.r.ok);
+}
+
+/** CPU milliseconds per successful request of everything: processes, servers, load generator. */
+export function totalCpuMsPer(w: Window): number {
+  const generatorMs = (w.generatorShare * w.r.seconds * 1000) / Math.max(1, w.r.ok);
+  return Object.keys(w.ticks).reduce((sum, name) => sum + cpuMsPer(w, name), generatorMs);
 }
 
 /**
  * Per process of the stack, its CPU ms per request of each window (columns headed by the windows'
- * labels) and its peak RSS (VmHWM, since it started); returns the largest peak of a service (the
- * make up process itself aside).
+ * labels) and its peak RSS (VmHWM, since it started); then the servers' CPU (no RSS: Postgres's is
+ * mostly shared buffers) and the total with the load generator's. Returns the largest peak of a
+ * service (the make up process itself aside).
  */
 export function printProcessTable(
   processes: Record<string, number>,
   windows: readonly { label: string; w: Window }[],
 ): number {
   const width = Math.max(14, ...windows.map((c) => c.label.length + 2));
+  const row = (name: string, cells: (w: Window) => number, rss: string) =>
+    console.log(
+      `${name.padEnd(24)}${windows.map((c) => cells(c.w).toFixed(3).padStart(width)).join('')}${rss.padStart(15)}`,
+    );
   console.log(
-    `\n${'process'.padEnd(24)}${windows.map((c) => c.label.padStart(width)).join('')}   peak RSS MiB`,
+    `\n${'process'.padEnd(24)}${windows.map((c) => c.label.padStart(width)).join('')}    peak RSS MB`,
   );
   let maxRss = 0;
   for (const name of Object.keys(processes)) {
-    const rss = peakRssMiB(processes[name]);
+    const rss = peakRssMB(processes[name]);
     if (name !== MAKE_UP) maxRss = Math.max(maxRss, rss);
-    console.log(
-      `${name.padEnd(24)}${windows.map((c) => cpuMsPer(c.w, name).toFixed(3).padStart(width)).join('')}` +
-        `${rss.toFixed(0).padStart(15)}`,
-    );
+    row(name, (w) => cpuMsPer(w, name), rss.toFixed(0));
   }
+  const servers = Object.keys(windows[0].w.ticks)
+    .filter((name) => !(name in processes))
+    .sort();
+  for (const name of servers) row(name, (w) => cpuMsPer(w, name), '-');
+  row('all, with load generator', totalCpuMsPer, '');
   return maxRss;
 }
 

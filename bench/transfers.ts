@@ -76,7 +76,7 @@ async function run(): Promise<void> {
   const load = loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-  const pgbenchTps = await runPgbench(SECONDS);
+  const { tps: pgbenchTps } = await runPgbench(SECONDS);
 
   const unsealed = await startDeployedStack({ WALLET_SEAL_INTERVAL_MS: '0' });
   let sealerOff: Window;
