@@ -24,8 +24,10 @@ dashboard/dist/index.html: node_modules/.package-lock.json $(DASHBOARD_SOURCES)
 browser:
 	@sh scripts/install-chromium.sh
 
+# Last, the compile cache the services start with (scripts/warm-compile-cache.ts says why).
 install: node_modules/.package-lock.json dashboard/dist/index.html
 	@sh scripts/install-promtool.sh || echo "(make alerts needs promtool)"
+	@npm run --silent warm-compile-cache
 
 up: install
 	npm run up

@@ -26,7 +26,7 @@ export function checkRuntimeFlags(root: string): Problem[] {
       m[1].split(/\s+/).map((kv) => kv.split('=') as [string, string]),
     ),
   );
-  // The compile cache's directory is the image's own (a writable /tmp); only its presence counts.
+  // The compile cache's directory is the image's own, filled when it is built; only its presence counts.
   for (const [key, value] of Object.entries(RUNTIME_ENV))
     if (!env.has(key) || (key !== 'NODE_COMPILE_CACHE' && env.get(key) !== value))
       problems.push({ source: 'Dockerfile', resource: 'ENV', message: `must set ${key}=${value}` });
