@@ -5,8 +5,13 @@ const load = serviceConfig('wallet', {
   WALLET_PARTNER_SHARDS: integer(8, { max: 256 }),
   /** The most transfers one database transaction applies (1 = a transaction per transfer). */
   WALLET_BATCH_MAX: integer(64, { max: 1000 }),
-  /** Batches in flight at once per replica; each holds one database connection. */
-  WALLET_BATCH_CONCURRENCY: integer(8, { max: 64 }),
+  /**
+   * Batches in flight at once per replica; each holds one database connection. One: the transfers
+   * that arrive while it runs share the next, so a replica commits fewer, larger batches (make bench:
+   * 1,800 transfers/s and 0.31 ms of Postgres CPU per transfer, against 1,300–1,580/s and 0.41–0.48 ms
+   * with 8). Replicas add batches in flight.
+   */
+  WALLET_BATCH_CONCURRENCY: integer(1, { max: 64 }),
   /** How long an idempotency key is kept; never less than a day. */
   WALLET_IDEMPOTENCY_TTL_HOURS: integer(72, { min: 24 }),
   /** Budget of one call to a partner's userDetailsUrl; a slower partner only loses its names in the entry. */
