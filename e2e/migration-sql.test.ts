@@ -42,6 +42,7 @@ const APPLIED: Record<string, string> = {
   'wallet/0004-ledger-chain': '214b86c27199f94f',
   'wallet/0005-previous-release-batch': 'a45836a7071e43e9',
   'wallet/0006-treasury-low': '02b574bc03d07c7a',
+  'wallet/0007-batch-answers-array': 'e4fbe0add1aea819',
   'webhooks/0000-outbox': 'a5731a077b79af02',
   'webhooks/0000-outbox-retries': '8a111a04be4ed7c5',
   'webhooks/0001-deliveries': '14eb5ff08e7289ee',

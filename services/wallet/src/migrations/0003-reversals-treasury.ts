@@ -1,5 +1,5 @@
 import { Migration } from '@coin/db';
-import { ledgerBatchFunction } from './ledger-batch-function.ts';
+import { type LedgerBatchFunction, ledgerBatchFunction } from './ledger-batch-function.ts';
 
 /**
  * Reversals, the balance after each entry and the partner treasury (issue 16). Expand only:
@@ -85,10 +85,11 @@ export class ReversalsTreasury extends Migration {
  * running are not yet subtracted: the limit errs on the safe side) and the batch counts its own
  * items against the room left. Reversals are corrections and are never refused by the limit.
  */
-const APPLY_LEDGER_BATCH = ledgerBatchFunction({
+export const LEDGER_BATCH: LedgerBatchFunction = {
   signature:
     'wallet_apply_ledger_batch(batch jsonb, use_shard integer, transfer_subject text, reversal_subject text)\nRETURNS jsonb',
   keys: 'readable',
   ledger: true,
   transferSubject: 'transfer_subject',
-});
+};
+const APPLY_LEDGER_BATCH = ledgerBatchFunction(LEDGER_BATCH);

@@ -5,6 +5,7 @@ import { ReversalsTreasury } from './0003-reversals-treasury.ts';
 import { LedgerChain } from './0004-ledger-chain.ts';
 import { PreviousReleaseBatch } from './0005-previous-release-batch.ts';
 import { TreasuryLow } from './0006-treasury-low.ts';
+import { BatchAnswersArray } from './0007-batch-answers-array.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
@@ -14,4 +15,5 @@ export const walletMigrations = [
   { name: '0004-ledger-chain', class: LedgerChain },
   { name: '0005-previous-release-batch', class: PreviousReleaseBatch },
   { name: '0006-treasury-low', class: TreasuryLow },
+  { name: '0007-batch-answers-array', class: BatchAnswersArray },
 ];

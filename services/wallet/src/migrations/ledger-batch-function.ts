@@ -1,13 +1,14 @@
 import { outboxRow } from './ledger-batch-events.ts';
 
 /**
- * The wallet's batch function, one template for the three migrations that create it: 0001's
+ * The wallet's batch function, one template for the migrations that create it: 0001's
  * `wallet_apply_transfers` (release 1.0.0's one-letter item keys), 0002's `wallet_apply_transfer_batch`
- * (the same function with readable keys) and 0003's `wallet_apply_ledger_batch` (grown by reversals,
- * `balance_after`, the treasury's issued/redeemed sums and the issuance limit). Each migration keeps
- * writing, byte for byte, the SQL it wrote when applied (e2e/migration-sql.test.ts pins its digest).
+ * (the same function with readable keys), 0003's `wallet_apply_ledger_batch` (grown by reversals,
+ * `balance_after`, the treasury's issued/redeemed sums and the issuance limit) and 0007's replacement
+ * of it (the same rules, its answers gathered in linear time). Each migration keeps writing, byte for
+ * byte, the SQL it wrote when applied (e2e/migration-sql.test.ts pins its digest).
  *
- * What the function does, and its locking order, is told in the comments of the three migrations.
+ * What the function does, and its locking order, is told in the comments of 0001–0003.
  */
 export interface LedgerBatchFunction {
   /** What follows `CREATE FUNCTION`: name, parameters and return type. */
@@ -18,6 +19,12 @@ export interface LedgerBatchFunction {
   ledger: boolean;
   /** The parameter holding the transfer event's subject. */
   transferSubject: string;
+  /**
+   * 0007 on: `CREATE OR REPLACE`, and the items' answers gathered in a `jsonb[]` (appended in place)
+   * and turned into one JSON array at the end. Appending to a `jsonb` array rebuilt the whole array
+   * for every item: quadratic in the batch.
+   */
+  answersInArray?: boolean;
 }
 
 /** An item's fields: readable name, 1.0.0's one-letter key, type. */
@@ -121,11 +128,11 @@ const APPLY_PARTNER_DELTAS_WITH_ISSUED_REDEEMED = `  FOR d IN SELECT key::bigint
      WHERE id = d.account_id;
   END LOOP;`;
 
-/** The `CREATE FUNCTION` statement of one of the three migrations. */
+/** The `CREATE FUNCTION` statement of one of the migrations. */
 export function ledgerBatchFunction(f: LedgerBatchFunction): string {
   const wallet = f.ledger ? 'a.id, a.balance INTO wallet_id, wallet_balance' : 'a.id INTO wallet_id';
   const sql = `
-CREATE FUNCTION ${f.signature}
+CREATE ${f.answersInArray ? 'OR REPLACE ' : ''}FUNCTION ${f.signature}
 LANGUAGE plpgsql AS $fn$
 DECLARE
   t record;
@@ -138,7 +145,7 @@ ${when(f.ledger, '  wallet_balance numeric(20, 2);\n')}  partner_account bigint;
   signed numeric(20, 2);
   event_id uuid;
 ${when(f.ledger, "  room jsonb := '{}'::jsonb;\n")}  partner_deltas jsonb := '{}'::jsonb;
-  results jsonb := '[]'::jsonb;
+  results ${f.answersInArray ? "jsonb[] := '{}'" : "jsonb := '[]'::jsonb"};
 BEGIN${when(f.ledger, LOCK_TREASURIES_AND_ORIGINALS)}
   FOR t IN
     SELECT x.* FROM jsonb_to_recordset(batch)
@@ -233,7 +240,7 @@ ${outboxRow(f.ledger, f.transferSubject)}
 
 ${f.ledger ? APPLY_PARTNER_DELTAS_WITH_ISSUED_REDEEMED : APPLY_PARTNER_DELTAS}
 
-  RETURN results;
+  RETURN ${f.answersInArray ? 'to_jsonb(results)' : 'results'};
 END
 $fn$`;
   return f.keys === 'one-letter' ? withOneLetterKeys(sql) : sql;
