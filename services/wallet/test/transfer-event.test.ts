@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { transferCompletedEvent, transferReversedEvent } from '@coin/contracts';
 import { boundQuery, type Database, openDatabase } from '@coin/db';
-import { createLogger } from '@coin/telemetry';
+import { createLogger, metricsRegistry } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransferBatcher, type TransferCommand } from '../src/ledger/transfer-batcher.ts';
@@ -181,5 +181,35 @@ describe('the transfer event written by wallet_apply_transfer_batch', () => {
       [partnerId],
     );
     expect(treasury).toEqual({ issued: '3.50', outstanding: '3.50' });
+  });
+});
+
+describe('transfer batches', () => {
+  /** Count and sum of coin_ledger_batch_items so far. */
+  async function batchItems(): Promise<{ count: number; sum: number }> {
+    const metric = await metricsRegistry.getSingleMetric('coin_ledger_batch_items')?.get();
+    const value = (suffix: string) =>
+      metric?.values.find((v) => v.metricName === `coin_ledger_batch_items_${suffix}`)?.value ?? 0;
+    return { count: value('count'), sum: value('sum') };
+  }
+
+  it('applies what arrives while a batch runs in the next one, and counts the items per transaction', async () => {
+    const partnerId = randomUUID();
+    const oneInFlight = createTransferBatcher({
+      orm,
+      log,
+      shards: 4,
+      batchMax: 16,
+      concurrency: 1,
+      onCommitted: () => {},
+    });
+    await oneInFlight.submit(command(partnerId, randomUUID()));
+    const before = await batchItems();
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, () => oneInFlight.submit(command(partnerId, randomUUID()))),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(Array(20).fill('done'));
+    // The first goes at once; the 19 that arrive while it runs fill the next batch (16) and the one after.
+    expect(await batchItems()).toEqual({ count: before.count + 3, sum: before.sum + 20 });
   });
 });

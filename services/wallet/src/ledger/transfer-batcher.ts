@@ -4,6 +4,7 @@ import { boundQuery, type Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
 import type { Party } from '../parties/directory.ts';
 import { type EntryRecord, entryFromRow } from './entry-view.ts';
+import { ledgerBatchItems } from './metrics.ts';
 
 export type Direction = 'to_user' | 'from_user';
 
@@ -109,6 +110,7 @@ export function createTransferBatcher(opts: BatcherOptions) {
   }
 
   async function run(batch: Pending[]): Promise<void> {
+    ledgerBatchItems.observe(batch.length);
     try {
       const results = await apply(batch);
       let wroteEvents = false;
