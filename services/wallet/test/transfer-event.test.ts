@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { transferCompletedEvent, transferReversedEvent } from '@coin/contracts';
 import { boundQuery, type Database, openDatabase } from '@coin/db';
-import { createLogger, metricsRegistry } from '@coin/telemetry';
+import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerBatchItems } from '../src/ledger/metrics.ts';
 import { createTransferBatcher, type TransferCommand } from '../src/ledger/transfer-batcher.ts';
 import { walletMigrations } from '../src/migrations/index.ts';
 
@@ -187,9 +188,9 @@ describe('the transfer event written by wallet_apply_transfer_batch', () => {
 describe('transfer batches', () => {
   /** Count and sum of coin_ledger_batch_items so far. */
   async function batchItems(): Promise<{ count: number; sum: number }> {
-    const metric = await metricsRegistry.getSingleMetric('coin_ledger_batch_items')?.get();
+    const metric = await ledgerBatchItems.get();
     const value = (suffix: string) =>
-      metric?.values.find((v) => v.metricName === `coin_ledger_batch_items_${suffix}`)?.value ?? 0;
+      metric.values.find((v) => v.metricName === `coin_ledger_batch_items_${suffix}`)?.value ?? 0;
     return { count: value('count'), sum: value('sum') };
   }
 
