@@ -221,7 +221,7 @@ describe('deployment files', () => {
       'k8s/overlays/production: Ingress/gateway: exposes wallet: only the gateway may have an Ingress',
       'k8s/overlays/production: Ingress/gateway: host rewards.example.com has no TLS',
       expect.stringMatching(
-        /^k8s\/overlays\/production: ConfigMap\/postgres-connection-budget: Postgres connections at maximum replicas exceed the budget: .* = 346 of max_connections 300$/,
+        /^k8s\/overlays\/production: ConfigMap\/postgres-connection-budget: Postgres connections at maximum replicas exceed the budget: .* = 334 of max_connections 300$/,
       ),
     ]);
   });
