@@ -54,6 +54,21 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
 
+/**
+ * Puts a standing read from Postgres into a staged copy, replacing the user's older entry; a
+ * standing at 0 or below (its credits reversed) leaves the board.
+ */
+const STAGE_SCRIPT = `
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then redis.call('ZREM', KEYS[1], old) end
+if tonumber(ARGV[3]) <= 0 then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;
+
 /** One page and one user's rank, atomically; nil when the board is not ready. */
 const READ_SCRIPT = `
 if redis.call('EXISTS', KEYS[3]) == 0 then return nil end
@@ -102,6 +117,7 @@ export type PipelinedScripts = {
 };
 
 export type BoardScripts = {
+  lbStage(k1: string, k2: string, userId: string, member: string, cents: string): Promise<number>;
   lbRead(
     k1: string,
     k2: string,
@@ -127,6 +143,7 @@ export type BoardScripts = {
 export function withBoardScripts(redis: Redis): Redis & BoardScripts {
   redis.defineCommand('lbUpdate', { numberOfKeys: 5, lua: UPDATE_SCRIPT });
   redis.defineCommand('lbRead', { numberOfKeys: 3, lua: READ_SCRIPT });
+  redis.defineCommand('lbStage', { numberOfKeys: 2, lua: STAGE_SCRIPT });
   redis.defineCommand('lbSwap', { numberOfKeys: 7, lua: SWAP_SCRIPT });
   redis.defineCommand('lbRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   return redis as Redis & BoardScripts;
