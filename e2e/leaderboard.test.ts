@@ -361,8 +361,7 @@ describe('a rebuild under a steady stream of credits', () => {
       const served = await wholeCoinBoard(stack.api, p.accessToken, 2024, 10);
       const amounts = new Map(served.map((e) => [e.userId, e.coins]));
       expect(served).toHaveLength(seeded.length);
-      for (const user of seeded)
-        expect(amounts.get(user)).toBe(sumCoins(['1', String(extra.get(user) ?? 0)]));
+      for (const user of seeded) expect(amounts.get(user)).toBe(sumCoins(['1', String(extra.get(user) ?? 0)]));
     });
   }, 90_000);
 });
