@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { type BoardScripts, boardKeys, type PipelinedScripts, withBoardScripts } from './board-scripts.ts';
 import { type BoardRef, boardKey } from './boards.ts';
 import { amountText, centsOf, memberOf, userIdOf } from './ranking.ts';
-import { allStandings, type BoardStanding, listBoards, standingsOf } from './standings.ts';
+import { allStandings, type BoardStanding, findStanding, listBoards } from './standings.ts';
 
 /** Longer than any rebuild of one board; a crashed rebuilder's lock expires after it. */
 const LOCK_MS = 5 * 60_000;
@@ -164,9 +164,8 @@ export class BoardIndex {
   /**
    * Stages the board from one Postgres snapshot and swaps it in. A standing committed after the
    * snapshot is either written after the swap by its own update, or its update ran while this build
-   * held the lock and noted the user in `pending`: after the swap those users are read again from
-   * Postgres (after their commit) and written like any update, the newer amount winning. So every
-   * committed standing is on the board within one such round after the swap.
+   * held the lock and noted the user in `pending`: the swap is refused until those users are staged
+   * again from Postgres (after their commit), so the swapped-in board has every committed standing.
    */
   private async build(ref: BoardRef, token: string): Promise<void> {
     const k = boardKeys(ref);
@@ -185,21 +184,30 @@ export class BoardIndex {
       }
       await pipeline.exec();
     }
-    await this.redis.lbSwap(
-      k.ranking,
-      k.members,
-      k.ready,
-      staging.ranking,
-      staging.members,
-      k.pending,
-      k.swappedPending,
-      new Date().toISOString(),
-    );
     for (;;) {
-      const noted = await this.redis.spop(k.swappedPending, WRITE_BATCH);
-      if (noted.length === 0) break;
-      const fresh = await standingsOf(this.orm.em.fork(), ref, noted);
-      await this.update(fresh.map((s) => ({ ...s, ref })));
+      const swapped = await this.redis.lbSwap(
+        k.ranking,
+        k.members,
+        k.ready,
+        staging.ranking,
+        staging.members,
+        k.pending,
+        new Date().toISOString(),
+      );
+      if (swapped === 1) break;
+      const changed = await this.redis.spop(k.pending, WRITE_BATCH);
+      const em = this.orm.em.fork();
+      for (const userId of changed) {
+        const s = await findStanding(em, ref, userId);
+        if (s)
+          await this.redis.lbStage(
+            staging.ranking,
+            staging.members,
+            s.userId,
+            memberOf(s.userId, s.reachedMs),
+            String(centsOf(s.amount)),
+          );
+      }
     }
     this.log.info(
       { board: boardKey(ref), users: standings.length, ms: Math.round(performance.now() - began) },
