@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { EVENT_SUBJECTS } from '@coin/contracts';
 import { startTracing, type Tracing } from '@coin/telemetry/tracing';
 import type { Stack } from '@coin/testing';
 import { SpanKind } from '@opentelemetry/api';
@@ -156,9 +157,13 @@ describe('a partner call through the gateway', () => {
     const onboardingServer = await waitForSpan(
       (s) => s.kind === SpanKind.SERVER && s.name === 'svc.onboarding.v1.getUser process',
     );
-    // The wallet's outbox row kept the transfer's context: its publication joins the same trace.
+    // The wallet's outbox row kept the transfer's context: its publication joins the same trace. By
+    // its subject: the rules service publishes an event of its own in this trace too.
     const published = await waitForSpan(
-      (s) => s.kind === SpanKind.PRODUCER && s.attributes['messaging.message.id'] !== undefined,
+      (s) =>
+        s.kind === SpanKind.PRODUCER &&
+        s.attributes['messaging.message.id'] !== undefined &&
+        s.attributes['messaging.destination.name'] === EVENT_SUBJECTS.transferCompleted,
     );
     const spans = traceOf(rulesServer);
     const httpSpan = spans.find(
