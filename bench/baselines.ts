@@ -4,10 +4,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { databaseUrlFor } from '@coin/config';
 import { dropDatabase, ensureDatabase } from '@coin/db';
-import { serverTicks } from './servers.ts';
+import { procStat, serverTicks } from './servers.ts';
 
 export interface PgbenchFigures {
   tps: number;
@@ -17,10 +16,7 @@ export interface PgbenchFigures {
 }
 
 /** CPU ticks of this process's children that ended (pgbench, once execFileSync returns). */
-function endedChildTicks(): number {
-  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return Number(f[13]) + Number(f[14]);
-}
+const endedChildTicks = () => procStat('self')?.endedChildTicks ?? 0;
 
 const postgresTicks = () =>
   Object.entries(serverTicks())

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { apiClient, freePort, isolatedDatabases } from '@coin/testing';
 import { registerAndLogin } from '../e2e/support/partners.ts';
 import type { LoadFigures } from './load.ts';
-import { serverGroup, serverTicks } from './servers.ts';
+import { procStat, serverGroup, serverTicks } from './servers.ts';
 
 export interface DeployedStack {
   url: string;
@@ -27,9 +27,8 @@ function childrenOf(parent: number): Record<string, number> {
   const found: Record<string, number> = {};
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
+    if (procStat(entry)?.parent !== parent) continue;
     try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      if (ppid !== parent) continue;
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
       const name = /services\/([\w-]+)\/src\/main\.ts/.exec(cmdline)?.[1];
       if (name) found[name] = Number(entry);
@@ -93,12 +92,7 @@ export async function startDeployedStack(extraEnv: Record<string, string> = {}):
 
 /** CPU ticks (user + system, 1/100 s) of one process, from /proc; 0 once it has ended. */
 function cpuTicks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  return procStat(String(pid))?.ticks ?? 0;
 }
 
 /** Peak resident set (VmHWM) of one process in MB (10^6 bytes, the issue's unit), from /proc. */

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 const SERVERS = new Set(['postgres', 'nats-server', 'redis-server']);
 const STACK_DATABASE = /\bcoin_t_([a-z]+)_[0-9a-f]{8}\b/;
 
-interface ProcStat {
+export interface ProcStat {
   command: string;
   parent: number;
   /** utime + stime, in 1/100 s. */
@@ -19,7 +19,8 @@ interface ProcStat {
   endedChildTicks: number;
 }
 
-function procStat(pid: string): ProcStat | undefined {
+/** One process's /proc/<pid>/stat (`self` for this one); undefined once it has ended. */
+export function procStat(pid: string): ProcStat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const command = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
