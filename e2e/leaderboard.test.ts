@@ -323,6 +323,62 @@ describe('credits arriving during a rebuild', () => {
   }, 60_000);
 });
 
+describe('a rebuild under a steady stream of credits', () => {
+  it('is served while the stream goes on, also after losing the index again, and has every credit once it stops', async () => {
+    const p = await registerAndLogin(stack.api);
+    const redisUrl = stack.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const board = 'coins:2024-10';
+    const at = '2024-10-01T00:00:00.000Z';
+    const seeded = Array.from({ length: 1500 }, () => randomUUID());
+    await Promise.all(seeded.map((u) => events.credit(p.partnerId, u, '1', at)));
+    await eventuallyPasses(async () => {
+      expect(await indexReady(redisUrl, p.partnerId, board)).toBe(true);
+    });
+    expect(await forgetPartnerIndex(redisUrl, p.partnerId)).toBeGreaterThan(0);
+    await boardAnswersExpired();
+
+    // Eight publishers credit seeded users without a pause until the rebuilt board is served.
+    let streaming = true;
+    const extra = new Map<string, number>();
+    const publishers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; streaming; i++) {
+        const user = seeded[(w * 7919 + i * 31) % seeded.length];
+        extra.set(user, (extra.get(user) ?? 0) + 1);
+        await events.credit(p.partnerId, user, '1', at);
+      }
+    });
+    // The index is lost again and again, each time once a rebuild has swapped its board in; some
+    // losses fall while that rebuild still writes the users noted during it.
+    let lost = 0;
+    const rebuiltBy = Date.now() + 20_000;
+    while (lost < 40 && Date.now() < rebuiltBy) {
+      if (await indexReady(redisUrl, p.partnerId, board)) {
+        await forgetPartnerIndex(redisUrl, p.partnerId);
+        lost += 1;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await wholeCoinBoard(stack.api, p.accessToken, 2024, 10);
+    let servedWhileStreaming = false;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !servedWhileStreaming) {
+      servedWhileStreaming = await indexReady(redisUrl, p.partnerId, board);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    streaming = false;
+    await Promise.all(publishers);
+    expect(lost).toBe(40);
+    expect(servedWhileStreaming).toBe(true);
+    await eventuallyPasses(async () => {
+      const served = await wholeCoinBoard(stack.api, p.accessToken, 2024, 10);
+      const amounts = new Map(served.map((e) => [e.userId, e.coins]));
+      expect(served).toHaveLength(seeded.length);
+      for (const user of seeded)
+        expect(amounts.get(user)).toBe(sumCoins(['1', String(extra.get(user) ?? 0)]));
+    });
+  }, 90_000);
+});
+
 describe('a consumer killed mid-stream', () => {
   it('counts every event exactly once after a restart', async () => {
     const p = await registerAndLogin(stack.api);

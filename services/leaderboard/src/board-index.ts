@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { type BoardScripts, boardKeys, type PipelinedScripts, withBoardScripts } from './board-scripts.ts';
 import { type BoardRef, boardKey } from './boards.ts';
 import { amountText, centsOf, memberOf, userIdOf } from './ranking.ts';
-import { allStandings, type BoardStanding, findStanding, listBoards } from './standings.ts';
+import { allStandings, type BoardStanding, listBoards, standingsOf } from './standings.ts';
 
 /** Longer than any rebuild of one board; a crashed rebuilder's lock expires after it. */
 const LOCK_MS = 5 * 60_000;
@@ -41,7 +41,12 @@ export class BoardIndex {
    * Postgres instead.
    */
   async update(standings: readonly BoardStanding[]): Promise<void> {
-    if (standings.length === 0) return;
+    for (const ref of await this.write(standings)) await this.requestRebuild(ref);
+  }
+
+  /** Writes standings where their board is ready; returns the boards that are not. */
+  private async write(standings: readonly BoardStanding[]): Promise<BoardRef[]> {
+    if (standings.length === 0) return [];
     const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & PipelinedScripts;
     for (const { ref, userId, amount, reachedMs } of standings) {
       const k = boardKeys(ref);
@@ -62,7 +67,7 @@ export class BoardIndex {
       if (err) throw err;
       if (done === 0) missing.set(boardKey(standings[i].ref), standings[i].ref);
     }
-    for (const ref of missing.values()) await this.requestRebuild(ref);
+    return [...missing.values()];
   }
 
   /** A page (0-based offset) and the user's position, or null when the board must come from Postgres. */
@@ -164,8 +169,9 @@ export class BoardIndex {
   /**
    * Stages the board from one Postgres snapshot and swaps it in. A standing committed after the
    * snapshot is either written after the swap by its own update, or its update ran while this build
-   * held the lock and noted the user in `pending`: the swap is refused until those users are staged
-   * again from Postgres (after their commit), so the swapped-in board has every committed standing.
+   * held the lock and noted the user in `pending`: after the swap those users are read again from
+   * Postgres (after their commit) and written like any update, the newer amount winning. So every
+   * committed standing is on the board within one such round after the swap.
    */
   private async build(ref: BoardRef, token: string): Promise<void> {
     const k = boardKeys(ref);
@@ -184,29 +190,26 @@ export class BoardIndex {
       }
       await pipeline.exec();
     }
+    await this.redis.lbSwap(
+      k.ranking,
+      k.members,
+      k.ready,
+      staging.ranking,
+      staging.members,
+      k.pending,
+      k.swappedPending,
+      new Date().toISOString(),
+    );
     for (;;) {
-      const swapped = await this.redis.lbSwap(
-        k.ranking,
-        k.members,
-        k.ready,
-        staging.ranking,
-        staging.members,
-        k.pending,
-        new Date().toISOString(),
-      );
-      if (swapped === 1) break;
-      const changed = await this.redis.spop(k.pending, WRITE_BATCH);
-      const em = this.orm.em.fork();
-      for (const userId of changed) {
-        const s = await findStanding(em, ref, userId);
-        if (s)
-          await this.redis.lbStage(
-            staging.ranking,
-            staging.members,
-            s.userId,
-            memberOf(s.userId, s.reachedMs),
-            String(centsOf(s.amount)),
-          );
+      const noted = await this.redis.spop(k.swappedPending, WRITE_BATCH);
+      if (noted.length === 0) break;
+      const fresh = await standingsOf(this.orm.em.fork(), ref, noted);
+      // Not update(): its rebuild request would wait for this very build. A board gone meanwhile
+      // (its keys deleted, lock and all) is marked for drain() to build again.
+      const gone = await this.write(fresh.map((s) => ({ ...s, ref })));
+      if (gone.length > 0) {
+        await this.redis.set(k.dirty, '1');
+        break;
       }
     }
     this.log.info(

@@ -16,8 +16,10 @@ export function boardKeys(ref: BoardRef) {
     ready: `${base}:ready`,
     /** Set by whoever finds the board missing; the rebuilder builds until it stays clear. */
     dirty: `${base}:dirty`,
-    /** Users whose standing changed while a rebuild held the lock; its swap waits until they are staged. */
+    /** Users whose standing changed while a rebuild held the lock; read again from Postgres after its swap. */
     pending: `${base}:pending`,
+    /** `pending` as the swap found it: the users the rebuilder reads again, apart from those noted later. */
+    swappedPending: `${base}:pending-swapped`,
     lock: `${base}:lock`,
     staging: (token: string) => ({ ranking: `${base}:tmp:${token}:z`, members: `${base}:tmp:${token}:m` }),
   };
@@ -25,10 +27,10 @@ export function boardKeys(ref: BoardRef) {
 
 /**
  * Writes a standing when the board is ready (1), unless what is there is newer; a standing at 0 or
- * below leaves the board. While a rebuild holds
- * the lock, the user is also noted in `pending`, whose swap stages that user again from Postgres
- * first: the write can never be replaced by an older snapshot. Not ready: 2 if a rebuild is under way
- * (it will stage the user), 0 if the board needs one.
+ * below leaves the board. While a rebuild holds the lock, the user is also noted in `pending`, whose
+ * standing the rebuilder reads again from Postgres after its swap: the write can never be lost to an
+ * older snapshot. Not ready: 2 if a rebuild is under way (it will read the user again), 0 if the
+ * board needs one.
  */
 const UPDATE_SCRIPT = `
 local building = redis.call('EXISTS', KEYS[4]) == 1
@@ -52,21 +54,6 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
 
-/**
- * Puts a standing read from Postgres into a staged copy, replacing the user's older entry; a
- * standing at 0 or below (its credits reversed) leaves the board.
- */
-const STAGE_SCRIPT = `
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-if old then redis.call('ZREM', KEYS[1], old) end
-if tonumber(ARGV[3]) <= 0 then
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  return 1
-end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return 1`;
-
 /** One page and one user's rank, atomically; nil when the board is not ready. */
 const READ_SCRIPT = `
 if redis.call('EXISTS', KEYS[3]) == 0 then return nil end
@@ -83,14 +70,16 @@ end
 return {count, page, rank, score}`;
 
 /**
- * Replaces the board with the staged copy and marks it ready, in one step; refused (0) while users
- * changed during the rebuild are still to be staged.
+ * Replaces the board with the staged copy and marks it ready, in one step, and hands the users noted
+ * during the rebuild to the rebuilder (`pending` becomes `pending-swapped`). It used to be refused
+ * while any user was noted, until the rebuilder had read them all again; under a steady stream of
+ * credits some always were, and the board stayed unready for as long as the stream lasted.
  */
 const SWAP_SCRIPT = `
-if redis.call('SCARD', KEYS[6]) > 0 then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[7])
 if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('RENAME', KEYS[4], KEYS[1]) end
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[2]) end
+if redis.call('EXISTS', KEYS[6]) == 1 then redis.call('RENAME', KEYS[6], KEYS[7]) end
 redis.call('SET', KEYS[3], ARGV[1])
 return 1`;
 
@@ -113,7 +102,6 @@ export type PipelinedScripts = {
 };
 
 export type BoardScripts = {
-  lbStage(k1: string, k2: string, userId: string, member: string, cents: string): Promise<number>;
   lbRead(
     k1: string,
     k2: string,
@@ -129,6 +117,7 @@ export type BoardScripts = {
     k4: string,
     k5: string,
     k6: string,
+    k7: string,
     stamp: string,
   ): Promise<number>;
   lbRelease(k1: string, token: string): Promise<number>;
@@ -138,8 +127,7 @@ export type BoardScripts = {
 export function withBoardScripts(redis: Redis): Redis & BoardScripts {
   redis.defineCommand('lbUpdate', { numberOfKeys: 5, lua: UPDATE_SCRIPT });
   redis.defineCommand('lbRead', { numberOfKeys: 3, lua: READ_SCRIPT });
-  redis.defineCommand('lbStage', { numberOfKeys: 2, lua: STAGE_SCRIPT });
-  redis.defineCommand('lbSwap', { numberOfKeys: 6, lua: SWAP_SCRIPT });
+  redis.defineCommand('lbSwap', { numberOfKeys: 7, lua: SWAP_SCRIPT });
   redis.defineCommand('lbRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   return redis as Redis & BoardScripts;
 }

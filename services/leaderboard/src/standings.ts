@@ -79,17 +79,25 @@ export async function addToStandings(
   return rows.map((r) => ({ ...toStanding(r), ref: { partnerId: r.partner_id, board: r.board } }));
 }
 
+export async function standingsOf(
+  em: EntityManager,
+  ref: BoardRef,
+  userIds: readonly string[],
+): Promise<Standing[]> {
+  const rows = await boundQuery<StandingRow>(
+    em,
+    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2 AND user_id = ANY($3::uuid[])`,
+    [ref.partnerId, ref.board, userIds],
+  );
+  return rows.map(toStanding);
+}
+
 export async function findStanding(
   em: EntityManager,
   ref: BoardRef,
   userId: string,
 ): Promise<Standing | null> {
-  const row = await boundRow<StandingRow>(
-    em,
-    `SELECT ${STANDING_COLUMNS} FROM standings WHERE partner_id = $1 AND board = $2 AND user_id = $3`,
-    [ref.partnerId, ref.board, userId],
-  );
-  return row ? toStanding(row) : null;
+  return (await standingsOf(em, ref, [userId]))[0] ?? null;
 }
 
 export async function countStandings(em: EntityManager, ref: BoardRef): Promise<number> {
