@@ -44,8 +44,9 @@ const MAKE_UP = 'make up';
 export async function startDeployedStack(extraEnv: Record<string, string> = {}): Promise<DeployedStack> {
   const dbs = isolatedDatabases(services);
   const port = await freePort();
-  // up.ts gives the services consecutive metrics ports from METRICS_BASE_PORT.
-  const metricsBase = 20_000 + Math.floor(Math.random() * 40_000);
+  // up.ts gives the services consecutive metrics ports from METRICS_BASE_PORT; below Linux's
+  // ephemeral range (32768–60999), where a client socket of the bench may already hold one.
+  const metricsBase = 20_000 + Math.floor(Math.random() * 12_000);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NATS_NAMESPACE: `b${randomBytes(5).toString('hex')}`,
