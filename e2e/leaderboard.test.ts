@@ -8,6 +8,7 @@ import {
   EventPublisher,
   forgetPartnerIndex,
   indexReady,
+  leaveRebuildUnfinished,
   sumCoins,
   wholeCoinBoard,
 } from './support/leaderboard.ts';
@@ -377,6 +378,31 @@ describe('a rebuild under a steady stream of credits', () => {
         expect(amounts.get(user)).toBe(sumCoins(['1', String(extra.get(user) ?? 0)]));
     });
   }, 90_000);
+});
+
+describe('a rebuild that died between its swap and writing the users noted during it', () => {
+  it('is served from Postgres and rebuilt when the service starts again', async () => {
+    const p = await registerAndLogin(stack.api);
+    const redisUrl = stack.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const users = Array.from({ length: 5 }, () => randomUUID());
+    await Promise.all(
+      users.map((u, i) => events.credit(p.partnerId, u, `${i + 1}`, '2024-11-03T00:00:00.000Z')),
+    );
+    await eventuallyPasses(async () => {
+      expect(await indexReady(redisUrl, p.partnerId, 'coins:2024-11')).toBe(true);
+      expect(await wholeCoinBoard(stack.api, p.accessToken, 2024, 11)).toHaveLength(users.length);
+    });
+    await stack.stopService('leaderboard');
+    await leaveRebuildUnfinished(redisUrl, p.partnerId, 'coins:2024-11', users[4]);
+    await stack.startService('leaderboard');
+    await boardAnswersExpired();
+    await eventuallyPasses(async () => {
+      const board = await wholeCoinBoard(stack.api, p.accessToken, 2024, 11);
+      expect(board.map((e) => [e.userId, e.coins])).toEqual(
+        users.map((u, i) => [u, `${i + 1}.00`]).reverse(),
+      );
+    });
+  });
 });
 
 describe('a consumer killed mid-stream', () => {

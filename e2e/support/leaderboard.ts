@@ -146,6 +146,32 @@ export function sumCoins(amounts: readonly string[]): string {
   return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 }
 
+/**
+ * What a rebuild that died right after its swap leaves: a ready board still without a user credited
+ * while it ran (its entry taken out here), and that user noted in `pending-swapped`.
+ */
+export async function leaveRebuildUnfinished(
+  redisUrl: string,
+  partnerId: string,
+  board: string,
+  userId: string,
+): Promise<void> {
+  const redis = new Redis(redisUrl);
+  const base = `lb:v1:{${partnerId}}:${board}`;
+  try {
+    const member = await redis.hget(`${base}:m`, userId);
+    if (member === null) throw new Error(`${userId} is not on ${base}`);
+    await redis
+      .multi()
+      .zrem(`${base}:z`, member)
+      .hdel(`${base}:m`, userId)
+      .sadd(`${base}:pending-swapped`, userId)
+      .exec();
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Whether the Redis index of a partner's board is complete (its `ready` mark is set). */
 export async function indexReady(redisUrl: string, partnerId: string, board: string): Promise<boolean> {
   const redis = new Redis(redisUrl);

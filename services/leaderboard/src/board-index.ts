@@ -121,18 +121,28 @@ export class BoardIndex {
     await this.requestRebuild(ref);
   }
 
-  /** Builds every board of Postgres whose index is missing (at start, after FLUSHALL or a new Redis). */
+  /**
+   * Builds every board of Postgres whose index is missing (at start, after FLUSHALL or a new Redis),
+   * and rebuilds at once, served from Postgres meanwhile, every board a rebuild swapped in without
+   * writing all the users noted during it (`pending-swapped` left over: its process died).
+   */
   async rebuildMissing(): Promise<number> {
     const boards = await listBoards(this.orm.em.fork());
     let rebuilt = 0;
     for (let i = 0; i < boards.length; i += 500) {
       const chunk = boards.slice(i, i + 500);
       const pipeline = this.redis.pipeline();
-      for (const ref of chunk) pipeline.exists(boardKeys(ref).ready);
+      for (const ref of chunk) {
+        const k = boardKeys(ref);
+        pipeline.exists(k.ready);
+        pipeline.exists(k.swappedPending);
+      }
       const found = (await pipeline.exec()) ?? [];
       for (const [j, ref] of chunk.entries()) {
-        if (found[j]?.[1] === 1) continue;
-        await this.requestRebuild(ref);
+        const ready = found[2 * j]?.[1] === 1;
+        const unfinished = found[2 * j + 1]?.[1] === 1;
+        if (ready && !unfinished) continue;
+        await (unfinished ? this.forceRebuild(ref) : this.requestRebuild(ref));
         rebuilt += 1;
       }
     }
