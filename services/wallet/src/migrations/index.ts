@@ -6,6 +6,7 @@ import { LedgerChain } from './0004-ledger-chain.ts';
 import { PreviousReleaseBatch } from './0005-previous-release-batch.ts';
 import { TreasuryLow } from './0006-treasury-low.ts';
 import { BatchAnswersArray } from './0007-batch-answers-array.ts';
+import { RowsAfterLoop } from './0008-rows-after-loop.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
@@ -16,4 +17,5 @@ export const walletMigrations = [
   { name: '0005-previous-release-batch', class: PreviousReleaseBatch },
   { name: '0006-treasury-low', class: TreasuryLow },
   { name: '0007-batch-answers-array', class: BatchAnswersArray },
+  { name: '0008-rows-after-loop', class: RowsAfterLoop },
 ];

@@ -41,17 +41,34 @@ const REVERSAL_EVENT = [
   `'reversedCreatedAt', ${CREATED_AT.replace('entry.', 'original.')}`,
 ];
 
+/** The event added to the arrays 0008's function writes the outbox from after its loop. */
+function outboxGathered(indent: string, subject: string, fields: readonly string[]): string {
+  return `${indent}event_ids := event_ids || event_id;
+${indent}event_subjects := event_subjects || ${subject};
+${indent}event_payloads := event_payloads || jsonb_build_object(
+${eventPayload(indent, fields)}
+${indent});
+${indent}event_traces := event_traces || COALESCE(t.trace_context, '{}'::jsonb);`;
+}
+
 /**
  * The outbox row of an applied item: the transfer event, or with reversals (0003 on) the reversal
- * event and the reversal's record.
+ * event and the reversal's record; inserted at once, or (`gathered`, 0008 on) added to the arrays
+ * written after the loop.
  */
-export function outboxRow(reversals: boolean, transferSubject: string): string {
-  if (!reversals) return outboxInsert('      ', transferSubject, TRANSFER_EVENT);
+export function outboxRow(reversals: boolean, transferSubject: string, gathered = false): string {
+  const event = gathered ? outboxGathered : outboxInsert;
+  if (!reversals) return event('      ', transferSubject, TRANSFER_EVENT);
+  const record = gathered
+    ? `        reversed := reversed || t.reverses;
+        reversals := reversals || entry.id;
+        reasons := reasons || t.reason;`
+    : '        INSERT INTO ledger_reversals (original_id, reversal_id, reason) VALUES (t.reverses, entry.id, t.reason);';
   return `      IF t.reverses IS NULL THEN
-${outboxInsert('        ', transferSubject, TRANSFER_EVENT)}
+${event('        ', transferSubject, TRANSFER_EVENT)}
       ELSE
-        INSERT INTO ledger_reversals (original_id, reversal_id, reason) VALUES (t.reverses, entry.id, t.reason);
+${record}
         SELECT * INTO original FROM ledger_entries WHERE id = t.reverses;
-${outboxInsert('        ', 'reversal_subject', REVERSAL_EVENT)}
+${event('        ', 'reversal_subject', REVERSAL_EVENT)}
       END IF;`;
 }
