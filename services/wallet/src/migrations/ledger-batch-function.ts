@@ -181,7 +181,13 @@ const ENTRY_AND_POSTINGS_GATHERED = `      entry.id := gen_random_uuid();
       posting_accounts := posting_accounts || wallet_id || partner_account;
       posting_amounts := posting_amounts || signed || (-signed);`;
 
-/** 0008's rows, written in the order the loop gathered them (entries first: the others refer to them). */
+/**
+ * 0008's rows, written in the order the loop gathered them (entries first: the others refer to them).
+ * An idempotency key twice in one batch goes unseen by the loop, whose lookup reads the table, where
+ * the batch's keys arrive only here: the key's primary key then fails the batch, and the batcher
+ * applies its items one by one, which answers the second its replay or conflict. A replica's batcher
+ * never queues a key twice.
+ */
 const ROWS_WRITTEN = `
   INSERT INTO ledger_entries (id, seq, partner_id, user_id, transaction_type, debit_or_credit, coins, narration,
                               from_party, to_party, created_at, updated_at, balance_after, rule_reward)
