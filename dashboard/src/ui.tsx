@@ -6,7 +6,12 @@ export interface FieldProps {
   name: string;
   error?: string;
   type?: 'text' | 'email' | 'password' | 'url' | 'number';
-  value?: string;
+  /**
+   * What the field shows until the partner types: a `value` would be written back into the input on
+   * every render of the page (Preact sets a differing DOM value), wiping what was typed whenever a list
+   * beside the form finished loading. The form reads what is typed when it is submitted.
+   */
+  defaultValue?: string;
   required?: boolean;
   autocomplete?: string;
   placeholder?: string;

@@ -242,6 +242,9 @@ describe('partner dashboard in Chromium', () => {
     await go('Webhooks');
     await page.getByLabel('Webhook URL').fill(receiver.url);
     await page.getByLabel('TREASURY_LOW').uncheck();
+    // The page draws itself again when the deliveries list loads or its filter changes; what was typed stays.
+    await page.getByLabel('Show').selectOption('pending');
+    expect(await page.getByLabel('Webhook URL').inputValue()).toBe(receiver.url);
     await page.getByRole('button', { name: 'Save webhook' }).click();
     await expect
       .poll(() => page.getByTestId('webhook-secret').textContent(), { timeout: 15_000 })

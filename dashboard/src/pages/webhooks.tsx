@@ -58,7 +58,9 @@ export function Webhooks() {
         {me.data && kinds.data && (
           <Form
             label="Webhook endpoint"
-            fields={[{ name: 'url', label: 'Webhook URL', type: 'url', value: me.data.webhookUrl ?? '' }]}
+            fields={[
+              { name: 'url', label: 'Webhook URL', type: 'url', defaultValue: me.data.webhookUrl ?? '' },
+            ]}
             submit="Save webhook"
             action={async (v) => {
               const all = kinds.data!.data.map((k) => k.event);
