@@ -8,7 +8,44 @@ export interface LoadFigures {
   rate: number;
   p50: number;
   p99: number;
+  /** Where the slowest 1 % came from (`tailOf`). */
+  tail: Tail;
 }
+
+/**
+ * The requests slower than the p99, by the half-second of the run in which they were sent: the share
+ * of them in the worst tenth of those half-seconds. About 0.1 when the slowest requests are spread
+ * over the run (the p99 follows the load); near 1 when a few stalls, with every client waiting at
+ * once, make the p99 (a commit that waits for the disk, a pause of one process).
+ */
+export interface Tail {
+  share: number;
+  windows: number;
+  of: number;
+}
+
+const TAIL_WINDOW_MS = 500;
+
+function tailOf(samples: readonly { at: number; ms: number }[], p99: number, seconds: number): Tail {
+  const of = Math.max(1, Math.ceil((seconds * 1000) / TAIL_WINDOW_MS));
+  const counts = new Array<number>(of).fill(0);
+  let slow = 0;
+  for (const s of samples) {
+    if (s.ms <= p99) continue;
+    counts[Math.min(of - 1, Math.floor(s.at / TAIL_WINDOW_MS))] += 1;
+    slow += 1;
+  }
+  const windows = Math.max(1, Math.round(of / 10));
+  const worst = counts
+    .sort((a, b) => b - a)
+    .slice(0, windows)
+    .reduce((sum, n) => sum + n, 0);
+  return { share: slow ? worst / slow : 0, windows, of };
+}
+
+/** "the slowest 1 %: 71 % in the worst 4 of 40 half-seconds" */
+export const tailLine = (t: Tail) =>
+  `the slowest 1 %: ${(t.share * 100).toFixed(0)} % in the worst ${t.windows} of ${t.of} half-seconds`;
 
 /** The q-quantile of ascending `sorted` (0 when empty). */
 export function quantile(sorted: readonly number[], q: number): number {
@@ -27,7 +64,7 @@ export async function closedLoop(
   next: () => Dispatcher.RequestOptions | undefined,
 ): Promise<LoadFigures> {
   const pool = new Pool(url, { connections: clients });
-  const latencies: number[] = [];
+  const samples: { at: number; ms: number }[] = [];
   let errors = 0;
   const began = performance.now();
   const until = began + seconds * 1000;
@@ -40,7 +77,7 @@ export async function closedLoop(
         try {
           const res = await pool.request(request);
           await res.body.text();
-          if (res.statusCode === 200) latencies.push(performance.now() - t0);
+          if (res.statusCode === 200) samples.push({ at: t0 - began, ms: performance.now() - t0 });
           else errors += 1;
         } catch {
           errors += 1;
@@ -50,14 +87,16 @@ export async function closedLoop(
   );
   const elapsed = (performance.now() - began) / 1000;
   await pool.close();
-  latencies.sort((a, b) => a - b);
+  const latencies = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const p99 = quantile(latencies, 0.99);
   return {
     ok: latencies.length,
     errors,
     seconds: elapsed,
     rate: latencies.length / elapsed,
     p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
+    p99,
+    tail: tailOf(samples, p99, elapsed),
   };
 }
 

@@ -18,7 +18,7 @@ import {
   type Window,
 } from './deployed.ts';
 import { freshness } from './leaderboard.ts';
-import { closedLoop, type LoadFigures, quantile, transfers } from './load.ts';
+import { closedLoop, type LoadFigures, quantile, tailLine, transfers } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -108,7 +108,9 @@ async function run(): Promise<void> {
     );
     console.log(`\nratios (issue 14 targets)`);
     console.log(`  transfers / pgbench tps               ${(t.rate / pgbench.tps).toFixed(2)}   (≥ 1.0)`);
-    console.log(`  transfers p99                         ${t.p99.toFixed(1)} ms   (< 50 ms)`);
+    console.log(
+      `  transfers p99                         ${t.p99.toFixed(1)} ms   (< 50 ms); ${tailLine(t.tail)}`,
+    );
     console.log(
       `  board reads / echo                    ${(board.r.rate / echo.r.rate).toFixed(2)}   (≥ 0.8)`,
     );

@@ -21,7 +21,7 @@ import {
   startDeployedStack,
   type Window,
 } from './deployed.ts';
-import { transfers } from './load.ts';
+import { tailLine, transfers } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -70,7 +70,8 @@ async function transferWindow(stack: DeployedStack, issuanceLimit?: number): Pro
 
 const summary = (label: string, w: Window, pgbenchTps: number) =>
   `\n${label}\n  ${w.r.rate.toFixed(0)} transfers/s   p50 ${w.r.p50.toFixed(1)} ms   p99 ${w.r.p99.toFixed(1)} ms   ` +
-  `errors ${w.r.errors}   ratio to pgbench ${(w.r.rate / pgbenchTps).toFixed(2)} (target ≥ 1.0, p99 < 50 ms, 0 errors)`;
+  `errors ${w.r.errors}   ratio to pgbench ${(w.r.rate / pgbenchTps).toFixed(2)} (target ≥ 1.0, p99 < 50 ms, 0 errors)\n` +
+  `  ${tailLine(w.r.tail)}`;
 
 async function run(): Promise<void> {
   const load = loadavg()
