@@ -9,19 +9,11 @@ import {
 import { LARGE_REQUEST_BYTES, validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, messagingSpan } from '@coin/telemetry';
-import {
-  headers,
-  type Msg,
-  type MsgHdrs,
-  type NatsConnection,
-  nuid,
-  type Subscription,
-} from '@nats-io/transport-node';
+import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
 import { namesOf } from './namespace.ts';
-import { publishThisTurn } from './turn-publisher.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
 
 export interface HandlerContext {
@@ -34,59 +26,14 @@ export type Handler<O extends Operation> = (
   ctx: HandlerContext,
 ) => Promise<ResponseOf<O>>;
 
-export interface HandlerOptions {
-  /**
-   * The handler answers its requests in batches of its own (the wallet's transfer batcher): their
-   * replies already leave together, and are sent at once rather than at the end of the event-loop
-   * turn, behind the requests read meanwhile (which cost the wallet 5 % of its transfers).
-   */
-  answersInBatches?: boolean;
-}
-
-export interface BoundHandler extends HandlerOptions {
+export interface BoundHandler {
   op: Operation;
   run: (request: RequestOf<Operation>, ctx: HandlerContext) => Promise<unknown>;
 }
 
 /** Pairs an operation with its handler, keeping the handler's types tied to the contract. */
-export function handle<O extends Operation>(
-  op: O,
-  handler: Handler<O>,
-  options: HandlerOptions = {},
-): BoundHandler {
-  return { op, run: handler as BoundHandler['run'], ...options };
-}
-
-/**
- * Replies with the other messages of this event-loop turn (`publishThisTurn`), or at once for a
- * handler that answers in batches. Settles once the reply is sent, so that a stop waiting for the
- * requests in flight also waits for their replies.
- */
-function sendReply(
-  nc: NatsConnection,
-  bound: BoundHandler,
-  msg: Msg,
-  payload: Uint8Array,
-  h: MsgHdrs,
-  log: Logger,
-): Promise<void> {
-  const reply = msg.reply;
-  if (!reply) return Promise.resolve();
-  const failed = (err: unknown) => log.warn({ err }, 'reply could not be sent');
-  if (bound.answersInBatches) {
-    try {
-      nc.publish(reply, payload, { headers: h });
-    } catch (err) {
-      failed(err);
-    }
-    return Promise.resolve();
-  }
-  return new Promise((sent) =>
-    publishThisTurn(nc, reply, payload, { headers: h }, (err) => {
-      if (err) failed(err);
-      sent();
-    }),
-  );
+export function handle<O extends Operation>(op: O, handler: Handler<O>): BoundHandler {
+  return { op, run: handler as BoundHandler['run'] };
 }
 
 export interface ServeOptions {
@@ -210,7 +157,11 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
           setErrorHeaders(h, appErr);
           payload = encodeJson(appErr.details);
         }
-        await sendReply(nc, bound, msg, payload, h, log);
+        try {
+          msg.respond(payload, { headers: h });
+        } catch (err) {
+          log.warn({ err }, 'reply could not be sent');
+        }
         const elapsedMs = performance.now() - began;
         handlerDuration.observe(
           { service: opts.service, operation: bound.op.name, status: String(status) },

@@ -16,45 +16,41 @@ import type { Party } from '../parties/directory.ts';
  * wallet still holds the coins are decided by the batch function with the rows locked.
  */
 export function reverseTransferHandler(deps: WalletDeps) {
-  return handle(
-    wallet.reverseTransfer,
-    async ({ partnerId, body, idempotencyKey }) => {
-      if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255))
-        throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
-      const original = await findEntry(deps.orm.em.fork(), partnerId, body.ledgerEntryId);
-      if (!original) throw AppError.notFound('no ledger entry of yours has this ledgerEntryId');
-      if (original.transactionType === 'reversal')
-        throw AppError.unprocessable('NOT_REVERSIBLE', 'a reversal cannot itself be reversed');
-      const credit = original.debitOrCredit === 'CR';
-      const direction = credit ? 'from_user' : 'to_user';
-      const result = await deps.batcher.submit({
-        partnerId,
-        userId: original.userId,
-        direction,
-        coins: Number(original.coins).toFixed(2),
-        narration: `reversal of ${original.id}${body.reason ? `: ${body.reason}` : ''}`,
-        idempotency: idempotencyKey
-          ? { key: idempotencyKey, requestHash: reversalRequestHash(body) }
-          : undefined,
-        from: original.toParty as Party,
-        to: original.fromParty as Party,
-        traceContext: serializeTraceContext(),
-        reverses: { entryId: original.id, reason: body.reason ?? null },
-      });
-      ledgerTransfers.inc({ direction: 'reversal', outcome: result.outcome });
-      if (result.outcome === 'insufficient')
-        throw AppError.unprocessable(
-          'INSUFFICIENT_BALANCE',
-          'the user has already spent coins this reversal would take back',
-        );
-      if (result.outcome !== 'done' && result.outcome !== 'replay') throw refusal(result.outcome);
-      const reversed = await findEntry(deps.orm.em.fork(), partnerId, original.id);
-      return {
-        isExisting: result.outcome === 'replay',
-        coinsLedger: transferEntryView(result.entry),
-        reversedEntry: transferEntryView(reversed!),
-      };
-    },
-    { answersInBatches: true },
-  );
+  return handle(wallet.reverseTransfer, async ({ partnerId, body, idempotencyKey }) => {
+    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255))
+      throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
+    const original = await findEntry(deps.orm.em.fork(), partnerId, body.ledgerEntryId);
+    if (!original) throw AppError.notFound('no ledger entry of yours has this ledgerEntryId');
+    if (original.transactionType === 'reversal')
+      throw AppError.unprocessable('NOT_REVERSIBLE', 'a reversal cannot itself be reversed');
+    const credit = original.debitOrCredit === 'CR';
+    const direction = credit ? 'from_user' : 'to_user';
+    const result = await deps.batcher.submit({
+      partnerId,
+      userId: original.userId,
+      direction,
+      coins: Number(original.coins).toFixed(2),
+      narration: `reversal of ${original.id}${body.reason ? `: ${body.reason}` : ''}`,
+      idempotency: idempotencyKey
+        ? { key: idempotencyKey, requestHash: reversalRequestHash(body) }
+        : undefined,
+      from: original.toParty as Party,
+      to: original.fromParty as Party,
+      traceContext: serializeTraceContext(),
+      reverses: { entryId: original.id, reason: body.reason ?? null },
+    });
+    ledgerTransfers.inc({ direction: 'reversal', outcome: result.outcome });
+    if (result.outcome === 'insufficient')
+      throw AppError.unprocessable(
+        'INSUFFICIENT_BALANCE',
+        'the user has already spent coins this reversal would take back',
+      );
+    if (result.outcome !== 'done' && result.outcome !== 'replay') throw refusal(result.outcome);
+    const reversed = await findEntry(deps.orm.em.fork(), partnerId, original.id);
+    return {
+      isExisting: result.outcome === 'replay',
+      coinsLedger: transferEntryView(result.entry),
+      reversedEntry: transferEntryView(reversed!),
+    };
+  });
 }
