@@ -54,15 +54,13 @@ const unserved = internal('unserved', {
   schemas: { body: z.object({}), response: z.object({}) },
 });
 
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const namespace = `t${randomBytes(5).toString('hex')}`;
 let nc: NatsConnection;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  nc = await connectBus(
-    process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    'bus-test',
-    `t${randomBytes(5).toString('hex')}`,
-  );
+  nc = await connectBus(NATS_URL, 'bus-test', namespace);
   const running = serveOperations(nc, {
     service,
     version: '9.9.9',
@@ -168,6 +166,36 @@ describe('bus request-reply', () => {
       delays.map((ms) => callOperation(nc, sleep, { body: { ms } }, { timeoutMs: 2000 })),
     );
     expect(replies.map((r) => r.slept)).toEqual(delays);
+  });
+
+  it('answers every request in flight before its stop resolves', async () => {
+    const other = `bustest${randomUUID().slice(0, 8)}` as 'identity';
+    const nap = operationsOf(other).internal('nap', {
+      partner: false,
+      callers: [],
+      schemas: { body: z.object({ ms: z.number().int() }), response: z.object({ slept: z.number() }) },
+    });
+    const serviceNc = await connectBus(NATS_URL, 'bus-test-stop', namespace);
+    let arrived = 0;
+    const running = serveOperations(serviceNc, {
+      service: other,
+      version: '1.0.0',
+      log: createLogger('bus-test', 'silent'),
+      handlers: [
+        handle(nap, async ({ body }) => {
+          arrived += 1;
+          await new Promise((r) => setTimeout(r, body.ms));
+          return { slept: body.ms };
+        }),
+      ],
+    });
+    const delays = [5, 150, 300];
+    const calls = delays.map((ms) => callOperation(nc, nap, { body: { ms } }, { timeoutMs: 2000 }));
+    await expect.poll(() => arrived).toBe(delays.length);
+    await running.stop();
+    // Closed at once, not drained: a reply not yet sent would be lost.
+    await serviceNc.close();
+    expect((await Promise.all(calls)).map((r) => r.slept)).toEqual(delays);
   });
 
   it('answers the NATS micro protocol: PING, INFO and STATS', async () => {
