@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { argon2, randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { identity } from '@coin/contracts';
-import { type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { queryDatabase, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentity } from '../src/service.ts';
 
@@ -123,5 +124,45 @@ describe('identity over the bus', () => {
   it('refuses a partner operation without a partner', async () => {
     const missing = await svc.refusal(identity.listApiKeys, {} as never);
     expect(missing.status).toBe(401);
+  });
+});
+
+const storedHash = async (email: string) =>
+  (
+    await queryDatabase<{ hash: string }>(
+      svc.env.IDENTITY_DATABASE_URL!,
+      'SELECT password_hash AS hash FROM partners WHERE email = $1',
+      [email],
+    )
+  )[0].hash;
+
+describe('password hashes', () => {
+  it('hashes a new password with argon2id at 7 MiB and 5 passes', async () => {
+    const { email } = await registered();
+    expect(await storedHash(email)).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$[\w-]+\$[\w-]+$/);
+  });
+
+  it('still logs in a partner whose password was hashed with the earlier 19 MiB and 2 passes', async () => {
+    const { email } = await registered();
+    const salt = randomBytes(16);
+    const hash = await promisify(argon2)('argon2id', {
+      message: password,
+      nonce: salt,
+      memory: 19_456,
+      passes: 2,
+      parallelism: 1,
+      tagLength: 32,
+    });
+    const earlier = `$argon2id$v=19$m=19456,t=2,p=1$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+    await queryDatabase(
+      svc.env.IDENTITY_DATABASE_URL!,
+      'UPDATE partners SET password_hash = $1 WHERE email = $2',
+      [earlier, email],
+    );
+    const { tokens } = await svc.call(identity.login, { body: { email, password } });
+    expect(tokens.accessToken).toBeTruthy();
+    expect(
+      (await svc.refusal(identity.login, { body: { email, password: 'wrong horse battery staple' } })).status,
+    ).toBe(401);
   });
 });
