@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { identity, onboarding, wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { type ServiceAlone, seededRandom, startServiceAlone } from '@coin/testing';
+import { eventually, queryDatabase, type ServiceAlone, seededRandom, startServiceAlone } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWallet } from '../src/service.ts';
 
@@ -131,5 +131,59 @@ describe('wallet over the bus', () => {
       expect(bad.status).toBe(400);
     }
     expect(await balance(partnerId, ids[0])).toBe(0);
+  });
+});
+
+/**
+ * The ledger's chain and queue, and Postgres's counters of its tables as the sealer's connection last
+ * reported them (at its next idle moment): the deletes from the queue are the sealer's own.
+ */
+async function sealingStats() {
+  const [row] = await queryDatabase<{
+    chained: number;
+    unsealed: number;
+    read_in_full: string;
+    sealed: string;
+  }>(
+    svc.env.WALLET_DATABASE_URL!,
+    `SELECT (SELECT count(*) FROM ledger_chain)::int AS chained, (SELECT count(*) FROM ledger_unsealed)::int AS unsealed,
+            e.seq_tup_read AS read_in_full, u.n_tup_del AS sealed
+       FROM pg_stat_user_tables e, pg_stat_user_tables u
+      WHERE e.relname = 'ledger_entries' AND u.relname = 'ledger_unsealed'`,
+  );
+  return { ...row, readInFull: Number(row.read_in_full), sealed: Number(row.sealed) };
+}
+
+/**
+ * At least `entries` entries in their chains, none waiting, and the sealer's counters reported: a
+ * connection left idle reports them within 10 s (Postgres's PGSTAT_IDLE_INTERVAL).
+ */
+const allSealed = (entries: number) =>
+  eventually(async () => {
+    const s = await sealingStats();
+    return s.chained >= entries && s.unsealed === 0 && s.sealed === s.chained ? s : undefined;
+  }, 30_000);
+
+describe('sealing the ledger into hash chains', () => {
+  it('reads only the entries each round seals, however long the ledger already is', async () => {
+    const { partnerId, ids } = partnerWithUsers(50);
+    const transfers = async (n: number) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < n) {
+            const userId = ids[next++ % ids.length];
+            await svc.call(wallet.transferToUser, { partnerId, body: { userId, coins: 1 } });
+          }
+        }),
+      );
+    };
+    await transfers(4000);
+    const before = await allSealed(4000);
+    await transfers(20);
+    const after = await allSealed(before.chained + 20);
+    // A round that read the ledger in full (as a hash join planned for the round's LIMIT did) read
+    // every entry written before it.
+    expect(after.readInFull - before.readInFull).toBeLessThan(before.chained);
   });
 });
