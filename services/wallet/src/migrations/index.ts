@@ -7,6 +7,7 @@ import { PreviousReleaseBatch } from './0005-previous-release-batch.ts';
 import { TreasuryLow } from './0006-treasury-low.ts';
 import { BatchAnswersArray } from './0007-batch-answers-array.ts';
 import { RowsAfterLoop } from './0008-rows-after-loop.ts';
+import { SealQueuePerStatement } from './0009-seal-queue-per-statement.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
@@ -18,4 +19,5 @@ export const walletMigrations = [
   { name: '0006-treasury-low', class: TreasuryLow },
   { name: '0007-batch-answers-array', class: BatchAnswersArray },
   { name: '0008-rows-after-loop', class: RowsAfterLoop },
+  { name: '0009-seal-queue-per-statement', class: SealQueuePerStatement },
 ];
