@@ -22,6 +22,7 @@ const APPLIED: Record<string, string> = {
   'identity/0005-login-lock-level': '0235ae9ffb7f299b',
   'identity/0006-signing-key-rotation': '8d1b82c7d5e9f2cd',
   'identity/0007-webhook-events': 'fbaff4fbf62b1f7d',
+  'identity/0008-parked-mail-index': '4cba88fb4a433661',
   'leaderboard/0000-outbox': 'a5731a077b79af02',
   'leaderboard/0000-outbox-retries': '8a111a04be4ed7c5',
   'leaderboard/0001-standings': '2074146c70f49443',
@@ -30,10 +31,12 @@ const APPLIED: Record<string, string> = {
   'onboarding/0001-users-tiers-requests': '29cf1dc980a7d8a2',
   'onboarding/0002-requests-lz4': 'fff02599c63360fc',
   'onboarding/0003-onboarding-jobs': '796a303f4c735bb6',
+  'onboarding/0004-parked-requests-index': 'dcca6ad72a31c96c',
   'rules/0000-outbox': 'a5731a077b79af02',
   'rules/0000-outbox-retries': '8a111a04be4ed7c5',
   'rules/0001-rules-and-participations': '5b97281466ce6d75',
   'rules/0002-reward-jobs': 'b4bf6f758bbd2609',
+  'rules/0003-parked-rewards-index': '42fb2c9342350edc',
   'wallet/0000-outbox': 'a5731a077b79af02',
   'wallet/0000-outbox-retries': '8a111a04be4ed7c5',
   'wallet/0001-ledger': '4ec95a5bf94351a0',
@@ -51,6 +54,7 @@ const APPLIED: Record<string, string> = {
   'webhooks/0002-delivery-jobs': 'c0c94261ee39c929',
   'webhooks/0003-manual-redelivery': 'f0099d0d34f845bc',
   'webhooks/0004-event-sequences': '447e6afa0f34bd6c',
+  'webhooks/0005-parked-deliveries-index': '4569150f6755d0a3',
 };
 
 const SERVICES = {

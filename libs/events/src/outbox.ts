@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { namesOf } from '@coin/bus';
 import { boundQuery, type Database, type EntityManager } from '@coin/db';
-import { type BackoffOptions, backoffDelay, startPollLoop } from '@coin/jobs';
+import { type BackoffOptions, backoffDelay, type QueueReading, readQueue, startPollLoop } from '@coin/jobs';
 import { type Logger, serializeTraceContext } from '@coin/telemetry';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { outboxPublished, watchOutbox } from './metrics.ts';
+import { outboxQueue } from './outbox-migration.ts';
 import { type OutboxRow, publishRow, refusedForGood } from './publish-row.ts';
 import { ensureEventsStream } from './stream.ts';
 
@@ -30,17 +31,11 @@ export async function addToOutbox(em: EntityManager, event: OutboxEvent): Promis
   return id;
 }
 
-export interface OutboxBacklog {
-  pending: number;
-  oldestSeconds: number;
-  parked: number;
-}
-
 export interface OutboxRelay {
   /** Publish now rather than at the next tick (call after a commit that added events). */
   notify(): void;
   /** Rows not yet acknowledged by JetStream nor parked, the age of the oldest in seconds, and the parked. */
-  backlog(): Promise<OutboxBacklog>;
+  backlog(): Promise<QueueReading>;
   stop(): Promise<void>;
 }
 
@@ -146,17 +141,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
     onError: (err) => opts.log.warn({ err }, 'outbox relay failed; will retry'),
   });
 
-  async function backlog(): Promise<OutboxBacklog> {
-    const [row] = await boundQuery<{ pending: number; parked: number; oldest: number | null }>(
-      opts.orm.em.fork(),
-      `SELECT count(*) FILTER (WHERE parked_at IS NULL)::int AS pending,
-              count(*) FILTER (WHERE parked_at IS NOT NULL)::int AS parked,
-              extract(epoch FROM now() - min(created_at) FILTER (WHERE parked_at IS NULL))::float AS oldest
-         FROM outbox WHERE published_at IS NULL`,
-      [],
-    );
-    return { pending: row.pending, parked: row.parked, oldestSeconds: row.oldest ?? 0 };
-  }
+  const backlog = (): Promise<QueueReading> => readQueue(opts.orm.em.fork(), outboxQueue);
   const unwatch = watchOutbox(service, backlog);
 
   return {

@@ -1,5 +1,5 @@
 import { boundQuery, type EntityManager } from '@coin/db';
-import type { Job, JobQueue } from './queue.ts';
+import { type Job, type JobQueue, pendingOf } from './queue.ts';
 
 export interface ClaimOptions {
   limit: number;
@@ -16,7 +16,7 @@ const DUE = 'parked_at IS NULL AND next_attempt_at <= now()';
 /** The due jobs to take: the oldest first, and where the queue is fair, none past a key's share. */
 function candidates(q: JobQueue, opts: ClaimOptions): string {
   if (!q.fairnessKey || !opts.perKey)
-    return `SELECT id FROM ${q.table} WHERE (${q.unfinished}) AND ${DUE}
+    return `SELECT id FROM ${q.table} WHERE (${pendingOf(q)}) AND ${DUE}
              ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED`;
   // Row locks cannot be taken beside a window function: rank first, then lock what is still due.
   return `SELECT id FROM ${q.table}
@@ -24,7 +24,7 @@ function candidates(q: JobQueue, opts: ClaimOptions): string {
              SELECT c.id FROM (
                SELECT id, next_attempt_at, ${q.fairnessKey}::text AS job_key,
                       row_number() OVER (PARTITION BY ${q.fairnessKey} ORDER BY next_attempt_at, id) AS rank
-                 FROM ${q.table} WHERE (${q.unfinished}) AND ${DUE}) c
+                 FROM ${q.table} WHERE (${pendingOf(q)}) AND ${DUE}) c
               WHERE c.rank + coalesce(($3::jsonb ->> c.job_key)::int, 0) <= $4
               ORDER BY c.next_attempt_at LIMIT $1)
            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED`;

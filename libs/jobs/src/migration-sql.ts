@@ -4,6 +4,8 @@
  * statement comes out exactly as the migrations that first wrote it had it, indentation included.
  */
 
+import { Migration } from '@coin/db';
+
 /** The index the claim reads: a queue's unparked pending jobs by due time. */
 export function dueJobsIndex(q: { index: string; table: string; pending: string }): string {
   return `CREATE INDEX ${q.index} ON ${q.table} (next_attempt_at) WHERE ${q.pending} AND parked_at IS NULL`;
@@ -38,4 +40,17 @@ export function mirroredColumn(m: { table: string; fn: string; column: string; l
       END $$`,
     beforeWriteTrigger(m.table, m.fn),
   ];
+}
+
+/**
+ * The migration that adds the index a queue's parked count reads (`readQueue`): without it, every
+ * scrape of the queue's gauges read the whole table, finished jobs included. Building it reads the
+ * table once, and writes to the table wait meanwhile.
+ */
+export function parkedJobsIndexMigration(q: { index: string; table: string }) {
+  return class ParkedJobsIndex extends Migration {
+    override async up(): Promise<void> {
+      this.addSql(`CREATE INDEX ${q.index} ON ${q.table} (parked_at) WHERE parked_at IS NOT NULL`);
+    }
+  };
 }

@@ -1,5 +1,5 @@
 import { boundQuery, type EntityManager } from '@coin/db';
-import type { JobQueue } from './queue.ts';
+import { type JobQueue, pendingOf } from './queue.ts';
 
 export interface ParkedJob {
   id: string;
@@ -47,14 +47,18 @@ export interface QueueReading {
   parked: number;
 }
 
-/** Jobs not finished and not parked, the age of the oldest of them, and the parked ones: one query. */
+/**
+ * Jobs not finished and not parked, the age of the oldest of them, and the parked ones: one query,
+ * each count read through its partial index (the due jobs', the parked ones'), so a scrape reads the
+ * backlog and not the finished jobs beside it.
+ */
 export async function readQueue(em: EntityManager, q: JobQueue): Promise<QueueReading> {
+  const waiting = `FROM ${q.table} WHERE (${pendingOf(q)}) AND parked_at IS NULL`;
   const [row] = await boundQuery<{ pending: number; parked: number; oldest: number | null }>(
     em,
-    `SELECT count(*) FILTER (WHERE parked_at IS NULL)::int AS pending,
-            count(*) FILTER (WHERE parked_at IS NOT NULL)::int AS parked,
-            extract(epoch FROM now() - min(created_at) FILTER (WHERE parked_at IS NULL))::float AS oldest
-       FROM ${q.table} WHERE ${q.unfinished}`,
+    `SELECT (SELECT count(*) ${waiting})::int AS pending,
+            (SELECT count(*) FROM ${q.table} WHERE parked_at IS NOT NULL AND (${q.unfinished}))::int AS parked,
+            extract(epoch FROM now() - (SELECT min(created_at) ${waiting}))::float AS oldest`,
     [],
   );
   return { pending: row.pending, parked: row.parked, oldestSeconds: row.oldest ?? 0 };

@@ -10,6 +10,13 @@ export interface JobQueue {
   table: string;
   /** SQL condition of the rows whose work is not finished, parked ones included. */
   unfinished: string;
+  /**
+   * The unfinished rows that are not parked, in the words of the queue's due-jobs index (`dueJobsIndex`'s
+   * `pending`), when `unfinished` says it otherwise: the claim and the backlog read that index only
+   * where Postgres can prove their condition implies its own. Without it, a claim read the whole
+   * table, finished jobs included, at every poll. Defaults to `unfinished`.
+   */
+  pending?: string;
   /** Column of the partner (or endpoint) a job belongs to: one key cannot take every worker slot. */
   fairnessKey?: string;
   /** SQL assignments made when a job is done, parked or replayed (a status the domain shows). */
@@ -19,6 +26,9 @@ export interface JobQueue {
   /** SQL assignments made when a failed run is due again later (backoff or `retryAt`). */
   onRetry?: string;
 }
+
+/** The condition of a queue's unparked unfinished rows that its due-jobs index states. */
+export const pendingOf = (q: JobQueue): string => q.pending ?? q.unfinished;
 
 /** A claimed job: its row's columns, plus the claim's attempt number and lease (the fencing token). */
 export type Job<Row> = Row & { id: string; attempts: number; lease: string; job_key: string | null };

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { namesOf } from '@coin/bus';
 import { EVENT_SUBJECTS, identity, type OnboardingProcessedEvent, webhooks } from '@coin/contracts';
 import { ensureEventsStream } from '@coin/events';
-import { partnerReply, type ServiceAlone, startServiceAlone } from '@coin/testing';
+import { freePort, partnerReply, queryDatabase, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhooks } from '../src/service.ts';
@@ -17,6 +17,7 @@ import { startWebhooks } from '../src/service.ts';
 let svc: ServiceAlone;
 let endpoint: Server;
 let status = 503;
+let metricsUrl: string;
 const calls: string[] = [];
 const PARKED_COMMAND = fileURLToPath(new URL('../src/tools/parked.ts', import.meta.url));
 
@@ -28,7 +29,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hooks`;
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   svc = await startServiceAlone('webhooks', startWebhooks, {
+    METRICS_PORT: String(metricsPort),
     WEBHOOK_RETRY_BASE_MS: '20',
     WEBHOOK_RETRY_MAX_MS: '40',
     WEBHOOK_MAX_ATTEMPTS: '3',
@@ -111,5 +115,36 @@ describe('the webhook-delivery queue', () => {
     expect(delivered).toMatchObject({ id: failed.id, attempts: 4, lastStatusCode: 200 });
     expect(delivered.attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3, 4]);
     expect(await parkedCommand('list')).toEqual([]);
+  });
+
+  it('claims due deliveries and counts its backlog without reading the delivered ones', async () => {
+    const history = 20_000;
+    await queryDatabase(
+      svc.env.WEBHOOKS_DATABASE_URL!,
+      `INSERT INTO deliveries (id, partner_id, event_id, event_type, body, status, delivered_at)
+       SELECT gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'USER_ONBOARDING', '{}', 'delivered', now()
+         FROM generate_series(1, $1::int)`,
+      [history],
+    );
+    // The statistics autovacuum keeps in production (a test server may run without it).
+    await queryDatabase(svc.env.WEBHOOKS_DATABASE_URL!, 'ANALYZE deliveries');
+    // Postgres's counters of the table, each connection's reported at its next idle moment.
+    const counters = async () => {
+      const [row] = await queryDatabase<{ scans: string; read_in_full: string }>(
+        svc.env.WEBHOOKS_DATABASE_URL!,
+        `SELECT seq_scan + coalesce(idx_scan, 0) AS scans, seq_tup_read AS read_in_full
+           FROM pg_stat_user_tables WHERE relname = 'deliveries'`,
+      );
+      return { scans: Number(row.scans), readInFull: Number(row.read_in_full) };
+    };
+    const before = await counters();
+    const scraped = await (await fetch(metricsUrl)).text();
+    expect(scraped).toContain('coin_job_backlog{service="webhooks",queue="webhook-delivery"} 0');
+    // The dispatcher polls every 20 ms: dozens of claims, and the scrape's counts.
+    const after = await until(async () => {
+      const c = await counters();
+      return c.scans >= before.scans + 50 ? c : undefined;
+    }, 30_000);
+    expect(after.readInFull - before.readInFull).toBeLessThan(history);
   });
 });

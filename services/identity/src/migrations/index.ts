@@ -1,3 +1,4 @@
+import { parkedJobsIndexMigration } from '@coin/jobs';
 import { PartnersAndTokens } from './0001-partners-and-tokens.ts';
 import { AccountUsers } from './0002-account-users.ts';
 import { OnePartnerId } from './0003-one-partner-id.ts';
@@ -14,4 +15,8 @@ export const identityMigrations = [
   { name: '0005-login-lock-level', class: LoginLockLevel },
   { name: '0006-signing-key-rotation', class: SigningKeyRotation },
   { name: '0007-webhook-events', class: WebhookEvents },
+  {
+    name: '0008-parked-mail-index',
+    class: parkedJobsIndexMigration({ index: 'mail_outbox_parked', table: 'mail_outbox' }),
+  },
 ];

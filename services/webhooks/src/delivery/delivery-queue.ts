@@ -10,6 +10,7 @@ export const deliveryQueue: JobQueue = {
   name: 'webhook-delivery',
   table: 'deliveries',
   unfinished: "status <> 'delivered'",
+  pending: "status = 'pending'",
   fairnessKey: 'partner_id',
   onDone: "status = 'delivered', delivered_at = now(), resume_at = NULL, updated_at = now()",
   onPark: "status = 'failed', resume_at = NULL, updated_at = now()",

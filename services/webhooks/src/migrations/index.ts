@@ -1,4 +1,5 @@
 import { outboxMigrations } from '@coin/events';
+import { parkedJobsIndexMigration } from '@coin/jobs';
 import { Deliveries } from './0001-deliveries.ts';
 import { DeliveryJobs } from './0002-delivery-jobs.ts';
 import { ManualRedelivery } from './0003-manual-redelivery.ts';
@@ -10,4 +11,8 @@ export const webhooksMigrations = [
   { name: '0002-delivery-jobs', class: DeliveryJobs },
   { name: '0003-manual-redelivery', class: ManualRedelivery },
   { name: '0004-event-sequences', class: EventSequences },
+  {
+    name: '0005-parked-deliveries-index',
+    class: parkedJobsIndexMigration({ index: 'deliveries_parked', table: 'deliveries' }),
+  },
 ];
