@@ -97,6 +97,11 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       streamReady = true;
     }
     return opts.orm.em.fork().transactional(async (tx) => {
+      // The marks need not wait for the WAL's flush: one lost to a Postgres crash leaves its row
+      // pending, and the row is published again under the same Nats-Msg-Id, as after a relay crash.
+      // Waiting made every relay pass an fsync beside the transfers' own: 15-25 % fewer transfers
+      // through the deployed stack, with a p99 20-30 ms longer.
+      await boundQuery(tx, 'SET LOCAL synchronous_commit = off', []);
       const rows = await boundQuery<OutboxRow>(
         tx,
         `SELECT id, subject, payload, trace_context, attempts FROM outbox
