@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { callOperation, connectBus, handle, type NatsConnection, pingService } from '@coin/bus';
 import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { operationsOf } from '@coin/contracts';
-import { freePort, isolatedDatabases } from '@coin/testing';
+import { dropStream, freePort, isolatedDatabases } from '@coin/testing';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -35,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await nc?.close();
   await admin?.end();
+  await dropStream({ NATS_URL: config.NATS_URL, NATS_NAMESPACE: namespace });
   await dbs.drop();
 });
 

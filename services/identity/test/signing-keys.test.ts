@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { identity } from '@coin/contracts';
 import { type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
-import { isolatedDatabases, startServiceAlone } from '@coin/testing';
+import { dropStream, isolatedDatabases, startServiceAlone } from '@coin/testing';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -130,15 +130,18 @@ describe('signing keys in the database', () => {
     const before = (await rows(url))[0].private_key_encrypted;
     await first.stop();
 
-    await expect(
-      startIdentity({
-        ...process.env,
-        LOG_LEVEL: 'silent',
-        NATS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
-        IDENTITY_DATABASE_URL: url,
-        KEY_ENCRYPTION_KEY: newOne,
-      }),
-    ).rejects.toThrow(/neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS/);
+    const refused = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      NATS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
+      IDENTITY_DATABASE_URL: url,
+      KEY_ENCRYPTION_KEY: newOne,
+    };
+    await expect(startIdentity(refused)).rejects.toThrow(
+      /neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS/,
+    );
+    // The start got as far as the namespace's event stream.
+    await dropStream(refused);
 
     const rotated = await startServiceAlone('identity', startIdentity, {
       IDENTITY_DATABASE_URL: url,
