@@ -44,30 +44,29 @@ export class BoardIndex {
     for (const ref of await this.write(standings)) await this.requestRebuild(ref);
   }
 
-  /** Writes standings where their board is ready; returns the boards that are not. */
+  /** Writes standings where their board is ready, one script call per board; returns the boards that are not. */
   private async write(standings: readonly BoardStanding[]): Promise<BoardRef[]> {
     if (standings.length === 0) return [];
-    const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & PipelinedScripts;
+    const boards = new Map<string, { ref: BoardRef; args: string[] }>();
     for (const { ref, userId, amount, reachedMs } of standings) {
+      const key = boardKey(ref);
+      const board = boards.get(key) ?? { ref, args: [] };
+      boards.set(key, board);
+      board.args.push(userId, memberOf(userId, reachedMs), String(centsOf(amount)));
+    }
+    const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & PipelinedScripts;
+    for (const { ref, args } of boards.values()) {
       const k = boardKeys(ref);
-      pipeline.lbUpdate(
-        k.ranking,
-        k.members,
-        k.ready,
-        k.lock,
-        k.pending,
-        userId,
-        memberOf(userId, reachedMs),
-        String(centsOf(amount)),
-      );
+      pipeline.lbUpdateBoard(k.ranking, k.members, k.ready, k.lock, k.pending, ...args);
     }
     const replies = (await pipeline.exec()) ?? [];
-    const missing = new Map<string, BoardRef>();
+    const refs = [...boards.values()].map((b) => b.ref);
+    const missing: BoardRef[] = [];
     for (const [i, [err, done]] of replies.entries()) {
       if (err) throw err;
-      if (done === 0) missing.set(boardKey(standings[i].ref), standings[i].ref);
+      if (done === 0) missing.push(refs[i]);
     }
-    return [...missing.values()];
+    return missing;
   }
 
   /** A page (0-based offset) and the user's position, or null when the board must come from Postgres. */

@@ -8,6 +8,7 @@ import {
   seededRandom,
   startServiceAlone,
 } from '@coin/testing';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderboard } from '../src/index.ts';
 
@@ -134,6 +135,36 @@ describe('leaderboard consumers', () => {
         : undefined;
     }, 30_000);
     expect(board).toEqual(want);
+  });
+
+  it("write a batch's standings of one board to the Redis index in one script call", async () => {
+    const partnerId = randomUUID();
+    const first = randomUUID();
+    await publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, first, '1.00'));
+    const redis = new Redis(svc.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      await eventually(async () =>
+        (await redis.keys(`lb:v1:{${partnerId}}:*:ready`)).length > 0 ? true : undefined,
+      );
+      const monitor = await redis.monitor();
+      let calls = 0;
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args[0].toLowerCase() === 'evalsha' && args.some((a) => a.includes(`{${partnerId}}`))) calls += 1;
+      });
+      const users = Array.from({ length: 60 }, () => randomUUID());
+      await Promise.all(
+        users.map((u) => publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, u, '2.00'))),
+      );
+      await eventually(async () =>
+        Object.keys(await coinBoard(partnerId)).length === 61 ? true : undefined,
+      );
+      monitor.disconnect();
+      // A call per standing made 60; the consumer takes the burst in a few batches.
+      expect(calls).toBeGreaterThan(0);
+      expect(calls).toBeLessThan(30);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('store the users of many onboarding events in batches, and serve a points page larger than 1 MB', async () => {
