@@ -54,17 +54,17 @@ export class BoardIndex {
       boards.set(key, board);
       board.args.push(userId, memberOf(userId, reachedMs), String(centsOf(amount)));
     }
+    const writes = [...boards.values()];
     const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & PipelinedScripts;
-    for (const { ref, args } of boards.values()) {
+    for (const { ref, args } of writes) {
       const k = boardKeys(ref);
       pipeline.lbUpdateBoard(k.ranking, k.members, k.ready, k.lock, k.pending, ...args);
     }
     const replies = (await pipeline.exec()) ?? [];
-    const refs = [...boards.values()].map((b) => b.ref);
     const missing: BoardRef[] = [];
     for (const [i, [err, done]] of replies.entries()) {
       if (err) throw err;
-      if (done === 0) missing.push(refs[i]);
+      if (done === 0) missing.push(writes[i].ref);
     }
     return missing;
   }

@@ -10,6 +10,8 @@ import {
 } from '@coin/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boardKeys } from '../src/board-scripts.ts';
+import { coinBoardAt } from '../src/boards.ts';
 import { startLeaderboard } from '../src/index.ts';
 
 /**
@@ -139,13 +141,12 @@ describe('leaderboard consumers', () => {
 
   it("write a batch's standings of one board to the Redis index in one script call", async () => {
     const partnerId = randomUUID();
-    const first = randomUUID();
-    await publish(EVENT_SUBJECTS.transferCompleted, credit(partnerId, first, '1.00'));
-    const redis = new Redis(svc.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const first = credit(partnerId, randomUUID(), '1.00');
+    await publish(EVENT_SUBJECTS.transferCompleted, first);
+    const ready = boardKeys({ partnerId, board: coinBoardAt(first.createdAt) }).ready;
+    const redis = new Redis(svc.env.REDIS_URL!);
     try {
-      await eventually(async () =>
-        (await redis.keys(`lb:v1:{${partnerId}}:*:ready`)).length > 0 ? true : undefined,
-      );
+      await eventually(async () => ((await redis.exists(ready)) === 1 ? true : undefined));
       const monitor = await redis.monitor();
       let calls = 0;
       monitor.on('monitor', (_time: string, args: string[]) => {
