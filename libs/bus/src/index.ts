@@ -11,4 +11,5 @@ export {
   handle,
   serveOperations,
 } from './serve.ts';
+export { publishToStream } from './stream-publish.ts';
 export { SerializedJson } from './wire.ts';

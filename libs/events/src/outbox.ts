@@ -3,7 +3,6 @@ import { namesOf } from '@coin/bus';
 import { boundQuery, type Database, type EntityManager } from '@coin/db';
 import { type BackoffOptions, backoffDelay, type QueueReading, readQueue, startPollLoop } from '@coin/jobs';
 import { type Logger, serializeTraceContext } from '@coin/telemetry';
-import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { outboxPublished, watchOutbox } from './metrics.ts';
 import { outboxQueue } from './outbox-migration.ts';
@@ -70,7 +69,7 @@ interface Failure {
  * e.g. over the payload limit), while the rows behind it go out.
  */
 export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
-  const js = jetstream(opts.nc, { timeout: opts.publishTimeoutMs ?? 5000 });
+  const publishTimeoutMs = opts.publishTimeoutMs ?? 5000;
   const names = namesOf(opts.nc);
   const batch = opts.batchSize ?? 200;
   const maxAttempts = opts.maxAttempts ?? 3500;
@@ -111,7 +110,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       );
       if (rows.length === 0) return 0;
       const outcomes = await Promise.allSettled(
-        rows.map((row) => publishRow(js, names.event(row.subject), row)),
+        rows.map((row) => publishRow(opts.nc, names.event(row.subject), row, publishTimeoutMs)),
       );
       const published = rows.filter((_, i) => outcomes[i].status === 'fulfilled').map((r) => r.id);
       const failed = rows.flatMap((row, i) => {

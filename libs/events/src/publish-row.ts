@@ -1,6 +1,6 @@
+import { publishToStream } from '@coin/bus';
 import { deserializeTraceContext, injectTraceContext, messagingSpan } from '@coin/telemetry';
-import type { JetStreamClient } from '@nats-io/jetstream';
-import { errors, headers } from '@nats-io/transport-node';
+import { errors, headers, type NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 
 export interface OutboxRow {
@@ -11,13 +11,20 @@ export interface OutboxRow {
   attempts: number;
 }
 
+const encoder = new TextEncoder();
+
 /** Errors no retry can change (the payload is over the server's limit): the row is parked at once. */
 export function refusedForGood(err: unknown): boolean {
   return err instanceof errors.InvalidArgumentError;
 }
 
 /** Publishes the row to `subject` (its subject under the bus namespace) in a PRODUCER span  in the trace of the call that wrote it; the span's context travels in the headers. */
-export function publishRow(js: JetStreamClient, subject: string, row: OutboxRow): Promise<unknown> {
+export function publishRow(
+  nc: NatsConnection,
+  subject: string,
+  row: OutboxRow,
+  timeoutMs: number,
+): Promise<unknown> {
   return messagingSpan(
     row.subject,
     {
@@ -31,10 +38,14 @@ export function publishRow(js: JetStreamClient, subject: string, row: OutboxRow)
       try {
         const h = headers();
         injectTraceContext(h);
-        return await js.publish(subject, JSON.stringify(row.payload), {
-          msgID: row.id,
-          headers: h,
-        });
+        return await publishToStream(
+          nc,
+          subject,
+          encoder.encode(JSON.stringify(row.payload)),
+          h,
+          row.id,
+          timeoutMs,
+        );
       } catch (err) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
         throw err;
