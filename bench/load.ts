@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Dispatcher, Pool } from 'undici';
+import { HttpConnection, type LoadRequest } from './http-connection.ts';
 
 export interface LoadFigures {
   ok: number;
@@ -53,40 +53,55 @@ export function quantile(sorted: readonly number[], q: number): number {
 }
 
 /**
- * A closed-loop load: `clients` clients over one keep-alive pool, each sending the request `next`
- * gives it as soon as its previous one is answered, until `seconds` pass or `next` has no more.
- * A 200 counts (and its latency in ms is kept); anything else, or no answer, is an error.
+ * A closed-loop load: `clients` clients, each on a keep-alive connection of its own, each sending the
+ * request `next` gives it as soon as its previous one is answered, until `seconds` pass or `next`
+ * has no more. A 200 counts (and its latency in ms is kept); anything else, or no answer, is an
+ * error, and a connection that failed is opened again.
  */
 export async function closedLoop(
   url: string,
   clients: number,
   seconds: number,
-  next: () => Dispatcher.RequestOptions | undefined,
+  next: () => LoadRequest | undefined,
 ): Promise<LoadFigures> {
-  const pool = new Pool(url, { connections: clients });
+  const { hostname, port } = new URL(url);
   const samples: { at: number; ms: number }[] = [];
   let errors = 0;
   const began = performance.now();
   const until = began + seconds * 1000;
+  /** A connection, once the server takes one; each refusal counts as an error. */
+  const open = async (): Promise<HttpConnection> => {
+    for (;;) {
+      try {
+        return await HttpConnection.open(hostname, Number(port));
+      } catch (err) {
+        errors += 1;
+        if (performance.now() >= until) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
   await Promise.all(
     Array.from({ length: clients }, async () => {
+      let connection = await open();
       while (performance.now() < until) {
         const request = next();
-        if (!request) return;
+        if (!request) break;
         const t0 = performance.now();
         try {
-          const res = await pool.request(request);
-          await res.body.text();
-          if (res.statusCode === 200) samples.push({ at: t0 - began, ms: performance.now() - t0 });
+          if ((await connection.send(request)) === 200)
+            samples.push({ at: t0 - began, ms: performance.now() - t0 });
           else errors += 1;
         } catch {
           errors += 1;
+          connection.close();
+          connection = await open();
         }
       }
+      connection.close();
     }),
   );
   const elapsed = (performance.now() - began) / 1000;
-  await pool.close();
   const latencies = samples.map((s) => s.ms).sort((a, b) => a - b);
   const p99 = quantile(latencies, 0.99);
   return {

@@ -27,12 +27,8 @@ const WARM_UP_SECONDS = 3;
 const FRESHNESS_TRANSFERS = 100;
 
 function get(url: string, path: string, token?: string) {
-  return () =>
-    closedLoop(url, CLIENTS, SECONDS, () => ({
-      method: 'GET',
-      path,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    }));
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return () => closedLoop(url, CLIENTS, SECONDS, () => ({ method: 'GET', path, headers }));
 }
 
 const line = (r: LoadFigures) =>
