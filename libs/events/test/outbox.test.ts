@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
-import { type Database, openDatabase } from '@coin/db';
+import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { runParkedCommand } from '@coin/jobs';
 import { createLogger, renderMetrics } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
@@ -192,6 +192,30 @@ describe('transactional outbox and consumers', () => {
       last_by_subj: namesOf(nc).event('events.test.large'),
     });
     expect(msg?.json<{ eventId: string; blob: string }>()).toEqual({ eventId: tooLarge, blob: 'fixed' });
+  });
+
+  it('drains a backlog larger than its batch on one notify, a full batch after another', async () => {
+    await relay.stop();
+    // No tick of its own within the test: only the notify and the full passes move it.
+    relay = startOutboxRelay({ orm, nc, log, intervalMs: 60_000, batchSize: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++)
+      ids.push(
+        await orm.em
+          .fork()
+          .transactional((tx) => addToOutbox(tx, { subject: 'events.test.backlog', payload: { i } })),
+      );
+    relay.notify();
+    await until(async () => {
+      const [{ n }] = await boundQuery<{ n: number }>(
+        orm.em.fork(),
+        'SELECT count(*)::int AS n FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL',
+        [ids],
+      );
+      return n === ids.length;
+    });
+    await relay.stop();
+    relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
   });
 
   it('retries a row JetStream refuses with backoff and parks it after the last try', async () => {
