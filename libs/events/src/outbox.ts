@@ -73,7 +73,8 @@ interface Failure {
  * lists: a published row stays in it until the table is vacuumed, so each pass read every row
  * published since the last vacuum (7 ms a pass 20 s into make bench's transfers, with the test
  * server's autovacuum off; between two runs of autovacuum in production). An index scan marks the
- * entries of published rows dead the first time it meets them and steps over them after.
+ * entries of published rows dead the first time it meets them once no open transaction can still
+ * see those rows, and steps over them after.
  */
 export const RELAY_PASS_SETTINGS =
   "SELECT set_config('synchronous_commit', 'off', true), set_config('enable_bitmapscan', 'off', true)";
