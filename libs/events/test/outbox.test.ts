@@ -242,16 +242,12 @@ describe('transactional outbox and consumers', () => {
     // test beside this one), an index scan too meets every published row, until they are dead to all.
     const plan = await orm.em.fork().transactional(async (tx) => {
       await boundQuery(tx, RELAY_PASS_SETTINGS, []);
-      const [
-        {
-          'QUERY PLAN': [explained],
-        },
-      ] = await boundQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      const [row] = await boundQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
         tx,
         `EXPLAIN (FORMAT JSON) ${CLAIM_DUE_ROWS}`,
         [200],
       );
-      return explained.Plan;
+      return row['QUERY PLAN'][0].Plan;
     });
     // A bitmap scan visits every row the index lists, in every pass, and sorts what is due.
     expect(scans(plan)).toEqual(['Index Scan outbox_pending']);
