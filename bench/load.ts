@@ -69,22 +69,22 @@ export async function closedLoop(
   let errors = 0;
   const began = performance.now();
   const until = began + seconds * 1000;
-  /** A connection once the server takes one, each refusal an error; none once the run is over. */
-  const open = async (): Promise<HttpConnection | undefined> => {
-    while (performance.now() < until) {
+  /** A connection, once the server takes one; each refusal counts as an error. */
+  const open = async (): Promise<HttpConnection> => {
+    for (;;) {
       try {
         return await HttpConnection.open(hostname, Number(port));
-      } catch {
+      } catch (err) {
         errors += 1;
+        if (performance.now() >= until) throw err;
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    return undefined;
   };
   await Promise.all(
     Array.from({ length: clients }, async () => {
       let connection = await open();
-      while (connection && performance.now() < until) {
+      while (performance.now() < until) {
         const request = next();
         if (!request) break;
         const t0 = performance.now();
@@ -98,7 +98,7 @@ export async function closedLoop(
           connection = await open();
         }
       }
-      connection?.close();
+      connection.close();
     }),
   );
   const elapsed = (performance.now() - began) / 1000;
