@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RUNTIME_ENV, RUNTIME_FLAGS } from '../src/runtime.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const cache = mkdtempSync(join(tmpdir(), 'coin-compile-cache-'));
+const run = promisify(execFile);
+
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+/** The modules a process type-stripped because the cache had no stripped source for them. */
+async function strippedAtStart(main: string): Promise<string[]> {
+  // An invalid setting stops the service once its modules are loaded, before it connects anywhere.
+  const { stderr } = await run(
+    process.execPath,
+    [...RUNTIME_FLAGS, '--import', '@coin/telemetry/register', main],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        ...RUNTIME_ENV,
+        NODE_COMPILE_CACHE: cache,
+        NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+        LOG_LEVEL: 'not-a-level',
+      },
+    },
+  ).catch((err: { stderr: string }) => err);
+  return [...stderr.matchAll(/no transpile cache for StrippedTypeScript (\S+)/g)].map((m) => m[1]);
+}
+
+describe('the compile cache make install fills', () => {
+  it("holds every module a service's process loads at start, its entry module too", async () => {
+    await run(process.execPath, ['scripts/warm-compile-cache.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NODE_COMPILE_CACHE: cache },
+    });
+    const mains = readdirSync(join(ROOT, 'services'))
+      .map((s) => `services/${s}/src/main.ts`)
+      .filter((main) => existsSync(join(ROOT, main)));
+    expect(mains.length).toBeGreaterThan(5);
+    for (const main of mains)
+      expect({ main, stripped: await strippedAtStart(main) }).toEqual({ main, stripped: [] });
+  });
+});
