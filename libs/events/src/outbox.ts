@@ -44,6 +44,7 @@ export interface RelayOptions {
   log: Logger;
   /** The `service` label of the outbox metrics; by default the logger's `service` binding. */
   service?: string;
+  /** How long an idle relay waits for a writer's notify before it looks anyway; 1 s by default. */
   intervalMs?: number;
   batchSize?: number;
   /** How long one publish may wait for JetStream's acknowledgement. */
@@ -159,7 +160,11 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
 
   const loop = startPollLoop({
     once: relayOnce,
-    intervalMs: opts.intervalMs ?? 100,
+    // Every writer notifies its relay after the commit that added rows, so the tick only finds the
+    // retries of failed publishes and the rows a stopped replica left. Every 100 ms, the ticks alone
+    // cost each idle service with an outbox 11-14 ms of CPU a second (rules 15.5 against 4.5 ms,
+    // onboarding 18 against 4.5, make up's processes after start).
+    intervalMs: opts.intervalMs ?? 1000,
     onError: (err) => opts.log.warn({ err }, 'outbox relay failed; will retry'),
   });
 

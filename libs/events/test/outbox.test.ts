@@ -219,6 +219,40 @@ describe('transactional outbox and consumers', () => {
     relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
   });
 
+  it('left idle with its default tick, looks about once a second; a row nobody notified still goes out', async () => {
+    await relay.stop();
+    relay = startOutboxRelay({ orm, nc, log });
+    const commits = async () => {
+      const [{ n }] = await boundQuery<{ n: string }>(
+        orm.em.fork(),
+        'SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()',
+        [],
+      );
+      return Number(n);
+    };
+    // A backend reports its counts to pg_stat_database at most once a second: the first reading
+    // waits for everything before it, and the window is long enough for that lag to stay small.
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = await commits();
+    await new Promise((r) => setTimeout(r, 5000));
+    const passes = (await commits()) - before;
+    // Each pass commits a transaction of its own: 50 in 5 s at a 100 ms tick.
+    expect(passes).toBeLessThanOrEqual(12);
+    const id = await orm.em
+      .fork()
+      .transactional((tx) => addToOutbox(tx, { subject: 'events.test.unnotified', payload: {} }));
+    await until(async () => {
+      const [row] = await boundQuery<{ published: boolean }>(
+        orm.em.fork(),
+        'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
+        [id],
+      );
+      return row.published;
+    }, 3000);
+    await relay.stop();
+    relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
+  });
+
   it('claims in the order of the pending index, not by visiting the rows published since the last vacuum', async () => {
     // A published row stays in the pending index until the table is vacuumed: the test server runs
     // without autovacuum, as a busy outbox does between two of its runs.
