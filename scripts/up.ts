@@ -10,7 +10,7 @@ import { connectBus, pingService } from '@coin/bus';
 // The narrow entry points: the packages' indexes load the ORM and the test harness (40 MB more RSS
 // in this process, which only starts and watches the others).
 import { ensureEventsStream } from '@coin/events/stream';
-import { RUNTIME_ENV, RUNTIME_FLAGS } from '@coin/startup/runtime';
+import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
 
 const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...RUNTIME_ENV, ...process.env };
@@ -74,8 +74,6 @@ await ensureEventsStream(nc);
 const services = readdirSync('services').filter(
   (s) => s !== 'gateway' && existsSync(`services/${s}/src/main.ts`),
 );
-/** The OpenTelemetry hook loads before the service; it does nothing unless OTLP export is configured. */
-const NODE_ARGS = [...RUNTIME_FLAGS, '--import', '@coin/telemetry/register'];
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -100,7 +98,7 @@ function serviceEnv(name: string): NodeJS.ProcessEnv {
  * stack, a runtime warning: no service name in it) is relayed line by line with the name in front.
  */
 function run(name: string): ChildProcess {
-  const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, `services/${name}/src/main.ts`], {
     env: serviceEnv(name),
     stdio: ['ignore', 'inherit', 'pipe'],
   });

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { RUNTIME_ENV, RUNTIME_FLAGS } from '@coin/startup/runtime';
+import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 
 const services = readdirSync('services').filter((s) => existsSync(`services/${s}/src/index.ts`));
 const modules = [
@@ -34,10 +34,9 @@ registerHooks({
   },
 });
 ${modules.map((m) => `await import(${JSON.stringify(m)});`).join('\n')}`;
-const result = spawnSync(
-  process.execPath,
-  [...RUNTIME_FLAGS, '--import', '@coin/telemetry/register', '--input-type=module', '-e', script],
-  { env: { ...RUNTIME_ENV, ...process.env }, stdio: 'inherit' },
-);
+const result = spawnSync(process.execPath, [...SERVICE_NODE_ARGS, '--input-type=module', '-e', script], {
+  env: { ...RUNTIME_ENV, ...process.env },
+  stdio: 'inherit',
+});
 // A cold cache costs memory and a second at start, never correctness: make install goes on.
 if (result.status !== 0) console.warn('warm-compile-cache: the compile cache was not filled');

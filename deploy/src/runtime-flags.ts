@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RUNTIME_ENV, RUNTIME_FLAGS } from '@coin/startup/runtime';
+import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import type { Problem } from './kubernetes.ts';
 
 const REGISTER = '@coin/telemetry/register';
 
 export function checkRuntimeFlags(root: string): Problem[] {
   const problems: Problem[] = [];
-  const expected = ['node', ...RUNTIME_FLAGS, '--import', REGISTER].join(' ');
+  const expected = ['node', ...SERVICE_NODE_ARGS].join(' ');
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1];
   if (!entrypoint || (JSON.parse(entrypoint) as string[]).join(' ') !== expected)

@@ -14,7 +14,13 @@ import { fileURLToPath } from 'node:url';
  * that keeps 45 MB grew to 90 MB committed under the bench's load): 30 % bounds it at 1.3x. (`--heap-growing-percent` is a V8 flag, not one of
  * Node's: checked on Node 24, whose V8 the image and the project's Node share.)
  */
-export const RUNTIME_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
+const RUNTIME_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
+
+/**
+ * Node's arguments before a service's entry module: the runtime flags, then the OpenTelemetry hook,
+ * which loads before the service and does nothing unless OTLP export is configured.
+ */
+export const SERVICE_NODE_ARGS = [...RUNTIME_FLAGS, '--import', '@coin/telemetry/register'];
 
 export const RUNTIME_ENV = {
   // Type stripping loads a WebAssembly compiler into every process (about 15 MB, and a second of

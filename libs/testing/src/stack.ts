@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { connectBus, namesOf, pingService } from '@coin/bus';
 import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
-import { RUNTIME_ENV, RUNTIME_FLAGS } from '@coin/startup/runtime';
+import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { isolatedDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
@@ -112,12 +112,6 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/**
- * Run as deployed (the runtime's flags and environment); the OpenTelemetry hook loads before the
- * service and does nothing unless OTLP export is configured.
- */
-const NODE_ARGS = [...RUNTIME_FLAGS, '--import', '@coin/telemetry/register'];
-
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
@@ -132,7 +126,7 @@ export async function spawnService(
   readyTimeoutMs = 30_000,
 ): Promise<ServiceProcess> {
   const metricsPort = env.METRICS_PORT || String(await freePort());
-  const child = spawn(process.execPath, [...NODE_ARGS, `services/${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env: { ...RUNTIME_ENV, ...env, METRICS_PORT: metricsPort },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -219,7 +213,7 @@ export async function spawnGateway(
   logs: 'ignore' | 'pipe' = 'ignore',
 ): Promise<GatewayProcess> {
   port ??= await freePort();
-  const child = spawn(process.execPath, [...NODE_ARGS, 'services/gateway/src/main.ts'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, 'services/gateway/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...RUNTIME_ENV, ...env, PORT: String(port), READY_SERVICES: readyServices.join(',') },
     stdio: ['ignore', logs, 'inherit'],
