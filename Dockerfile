@@ -42,5 +42,5 @@ RUN chown -R root:root .compile-cache && chmod -R a-w .compile-cache
 USER 10001:10001
 EXPOSE 3000 9464
 # The OpenTelemetry hook loads first; it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "--import", "@coin/telemetry/register"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "--no-allocation-site-pretenuring", "--import", "@coin/telemetry/register"]
 CMD ["services/gateway/src/main.ts"]

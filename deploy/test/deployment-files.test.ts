@@ -251,9 +251,9 @@ describe('deployment files', () => {
     );
     const { problems } = await checkDeployment(dir);
     expect(problems.map((p) => `${p.source}: ${p.resource}: ${p.message}`)).toEqual([
-      'Dockerfile: ENTRYPOINT: must be ["node","--max-semi-space-size=4","--heap-growing-percent=30","--import","@coin/telemetry/register"] (the runtime flags of @coin/startup/runtime)',
+      'Dockerfile: ENTRYPOINT: must be ["node","--max-semi-space-size=4","--heap-growing-percent=30","--no-allocation-site-pretenuring","--import","@coin/telemetry/register"] (the runtime flags of @coin/startup/runtime)',
       'Dockerfile: ENV: must set MALLOC_MMAP_THRESHOLD_=1048576',
-      'docker-compose.yml: x-app entrypoint: must exec node --max-semi-space-size=4 --heap-growing-percent=30 --import @coin/telemetry/register',
+      'docker-compose.yml: x-app entrypoint: must exec node --max-semi-space-size=4 --heap-growing-percent=30 --no-allocation-site-pretenuring --import @coin/telemetry/register',
     ]);
   });
 

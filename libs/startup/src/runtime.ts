@@ -11,10 +11,19 @@ import { fileURLToPath } from 'node:url';
  * resident in every process from its start, 4 MB ones keep 8 MB. 2 MB ones kept 4 MB, but cost the
  * gateway and the wallet about 10 % more CPU per transfer and echo in `make bench stack`. After a
  * full collection the old generation may grow up to 4x its live size before the next one (a service
- * that keeps 45 MB grew to 90 MB committed under the bench's load): 30 % bounds it at 1.3x. (`--heap-growing-percent` is a V8 flag, not one of
- * Node's: checked on Node 24, whose V8 the image and the project's Node share.)
+ * that keeps 45 MB grew to 90 MB committed under the bench's load): 30 % bounds it at 1.3x.
+ *
+ * Allocation-site pretenuring is off: with it, about one gateway start in seven ran its whole life with
+ * four times the full collections and 0.070-0.075 ms of CPU per echo, not 0.042-0.044 (10 of 65
+ * starts under the echo load; none of 34 without it), and transfers cost the same either way.
+ * (`--heap-growing-percent` and `--no-allocation-site-pretenuring` are V8 flags, not Node's: checked
+ * on Node 24, whose V8 the image and the project's Node share.)
  */
-const RUNTIME_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
+const RUNTIME_FLAGS = [
+  '--max-semi-space-size=4',
+  '--heap-growing-percent=30',
+  '--no-allocation-site-pretenuring',
+];
 
 /**
  * Node's arguments before a service's entry module: the runtime flags, then the OpenTelemetry hook,
