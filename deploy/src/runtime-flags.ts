@@ -8,8 +8,6 @@ import { join } from 'node:path';
 import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import type { Problem } from './kubernetes.ts';
 
-const REGISTER = '@coin/telemetry/register';
-
 export function checkRuntimeFlags(root: string): Problem[] {
   const problems: Problem[] = [];
   const expected = ['node', ...SERVICE_NODE_ARGS].join(' ');
@@ -31,7 +29,7 @@ export function checkRuntimeFlags(root: string): Problem[] {
     if (!env.has(key) || (key !== 'NODE_COMPILE_CACHE' && env.get(key) !== value))
       problems.push({ source: 'Dockerfile', resource: 'ENV', message: `must set ${key}=${value}` });
   const compose = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
-  for (const line of compose.split('\n').filter((l) => l.includes(REGISTER) && l.includes('"$$@"')))
+  for (const line of compose.split('\n').filter((l) => l.includes('exec node ') && l.includes('"$$@"')))
     if (!line.includes(`exec ${expected} "$$@"`))
       problems.push({
         source: 'docker-compose.yml',
