@@ -48,6 +48,7 @@ const APPLIED: Record<string, string> = {
   'wallet/0007-batch-answers-array': 'e4fbe0add1aea819',
   'wallet/0008-rows-after-loop': '0942c70280704d35',
   'wallet/0009-seal-queue-per-statement': 'd6dc331ca14b9245',
+  'wallet/0010-references-verified': 'f22c447712edfc5e',
   'webhooks/0000-outbox': 'a5731a077b79af02',
   'webhooks/0000-outbox-retries': '8a111a04be4ed7c5',
   'webhooks/0001-deliveries': '14eb5ff08e7289ee',

@@ -1,5 +1,6 @@
-import { eventually, freePort, queryDatabase, type Stack, startStack } from '@coin/testing';
+import { eventually, freePort, queryDatabase, type Stack, startStack, withDatabase } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLedger } from '../src/index.ts';
 import { startWallet } from '../src/service.ts';
 
 let stack: Stack;
@@ -47,5 +48,30 @@ describe('periodic ledger verification (wallet /metrics)', () => {
       expect(await sample('coin_ledger_verify_failures')).toBe(2);
       return true;
     });
+  });
+
+  it('finds a posting and an idempotency key that refer to no entry, which no foreign key refuses', async () => {
+    const db = stack.env.WALLET_DATABASE_URL!;
+    const [account] = await queryDatabase<{ id: string }>(
+      db,
+      `INSERT INTO accounts (partner_id, kind, user_id) VALUES (gen_random_uuid(), 'user', gen_random_uuid())
+       RETURNING id::text`,
+    );
+    const [posting] = await queryDatabase<{ entry_id: string }>(
+      db,
+      'INSERT INTO postings (entry_id, account_id, amount) VALUES (gen_random_uuid(), $1, 1) RETURNING entry_id',
+      [account.id],
+    );
+    const [key] = await queryDatabase<{ partner_id: string; entry_id: string }>(
+      db,
+      `INSERT INTO idempotency_keys (partner_id, key, request_hash, entry_id)
+       VALUES (gen_random_uuid(), 'manual-fix', 'h', gen_random_uuid()) RETURNING partner_id, entry_id`,
+    );
+
+    const { violations } = await withDatabase(db, verifyLedger);
+    expect(violations.filter((v) => v.startsWith('every '))).toEqual([
+      `every posting refers to a ledger entry and an account: posting of entry ${posting.entry_id} on account ${account.id}: the entry or the account does not exist`,
+      `every idempotency key refers to a ledger entry: key "manual-fix" of partner ${key.partner_id} answers entry ${key.entry_id}, which does not exist`,
+    ]);
   });
 });

@@ -87,6 +87,23 @@ const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>)
     describe: (r) =>
       `entry ${r.id}: ${r.postings} postings summing to ${r.total}, ${r.user_postings} matching its user wallet`,
   },
+  // The foreign keys of postings and idempotency keys were dropped from the transfer path (migration
+  // 0010): these checks hold their references instead.
+  {
+    name: 'every posting refers to a ledger entry and an account',
+    sql: `SELECT p.entry_id, p.account_id::text FROM postings p
+           WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.id = p.entry_id)
+              OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = p.account_id)`,
+    describe: (r) =>
+      `posting of entry ${r.entry_id} on account ${r.account_id}: the entry or the account does not exist`,
+  },
+  {
+    name: 'every idempotency key refers to a ledger entry',
+    sql: `SELECT k.partner_id, k.key, k.entry_id FROM idempotency_keys k
+           WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.id = k.entry_id)`,
+    describe: (r) =>
+      `key ${JSON.stringify(r.key)} of partner ${r.partner_id} answers entry ${r.entry_id}, which does not exist`,
+  },
   {
     name: "each entry's balance_after is its user's running sum",
     sql: `SELECT id, balance_after::text, running::text FROM (

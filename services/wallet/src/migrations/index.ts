@@ -8,6 +8,7 @@ import { TreasuryLow } from './0006-treasury-low.ts';
 import { BatchAnswersArray } from './0007-batch-answers-array.ts';
 import { RowsAfterLoop } from './0008-rows-after-loop.ts';
 import { SealQueuePerStatement } from './0009-seal-queue-per-statement.ts';
+import { ReferencesVerified } from './0010-references-verified.ts';
 
 export const walletMigrations = [
   ...outboxMigrations,
@@ -20,4 +21,5 @@ export const walletMigrations = [
   { name: '0007-batch-answers-array', class: BatchAnswersArray },
   { name: '0008-rows-after-loop', class: RowsAfterLoop },
   { name: '0009-seal-queue-per-statement', class: SealQueuePerStatement },
+  { name: '0010-references-verified', class: ReferencesVerified },
 ];

@@ -21,7 +21,7 @@ await runCommand('ledger-verify', walletConfig(process.env), async ({ config }) 
     );
     if (report.violations.length === 0) {
       console.log(
-        'OK: every partner sums to zero, every balance equals its postings, no wallet is negative, every hash chain holds',
+        'OK: every partner sums to zero, every balance equals its postings, no wallet is negative, every posting and key refers to its entry, every hash chain holds',
       );
       return 0;
     }
