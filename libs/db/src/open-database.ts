@@ -1,9 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { databaseConfigSchema } from '@coin/config';
 import { AppError } from '@coin/errors';
 import type { Logger } from '@coin/telemetry';
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
+import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { ensureDatabase } from './create-database.ts';
 import { databaseFailure } from './database-errors.ts';
@@ -29,6 +30,15 @@ export interface OpenDatabaseOptions {
 const DEFAULTS = databaseConfigSchema.parse({});
 
 export type Database = MikroORM;
+
+/**
+ * The handled message's database and, once a handler has asked for it, its entity manager.
+ * MikroORM's `RequestContext` forks one for every message before the handler runs; most handlers
+ * (a transfer, a ping) never use it, and each fork was 4 of the 49 KB the wallet allocated per
+ * transfer under make bench's load, and two writes of `process.env` (MikroORM's `Configuration.set`).
+ */
+const scopes = new AsyncLocalStorage<{ orm: Database; em?: EntityManager }>();
+let forking = false;
 
 const MIGRATION_LOCK = "hashtext('coin-migrations')";
 
@@ -80,8 +90,26 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   await migrateDatabase(opts);
   const service = opts.service ?? new URL(opts.url).pathname.slice(1);
   const poolMax = opts.poolMax ?? DEFAULTS.DB_POOL_MAX;
-  const orm = await MikroORM.init({
+  // Assigned once init returns: MikroORM resolves the context while it builds the global manager.
+  let orm: Database | undefined;
+  orm = await MikroORM.init({
     clientUrl: opts.url,
+    // `orm.em` inside requestScope: the message's own fork, made on first use. Outside one it
+    // is the global manager, whose entity operations MikroORM refuses (allowGlobalContext).
+    context: () => {
+      const scope = scopes.getStore();
+      // A fork resolves the context while MikroORM builds it: that look-up gets the global manager.
+      if (!orm || scope?.orm !== orm || forking) return undefined;
+      if (!scope.em) {
+        forking = true;
+        try {
+          scope.em = orm.em.fork({ useContext: true, disableContextResolution: true });
+        } finally {
+          forking = false;
+        }
+      }
+      return scope.em;
+    },
     // No entities: every query is SQL through boundQuery (README, Architecture).
     entities: [],
     pool: { min: 0, max: poolMax },
@@ -105,13 +133,14 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 /**
- * Wraps a handler so it runs with its own identity map (one per handled message), and so a
- * database wait that ran out answers 503/504 instead of 500.
+ * Wraps a handler so that `orm.em` in it is an entity manager of its own (one per handled
+ * message, forked when first used), and so a database wait that ran out answers 503/504 instead
+ * of 500.
  */
 export function requestScope(orm: Database, service: string) {
   return async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
-      return await RequestContext.create(orm.em, fn);
+      return await scopes.run({ orm }, fn);
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw databaseFailure(err, service) ?? err;
