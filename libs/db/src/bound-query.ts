@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, IsolationLevel } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
 
 /**
@@ -19,10 +19,19 @@ export async function boundRow<T>(em: EntityManager, sql: string, params: unknow
 }
 
 /**
- * A page of rows and how many there are in all, read side by side. `from` is what both statements
+ * Runs `read` on one snapshot of the database (a read-only REPEATABLE READ transaction), so that
+ * statements read together agree: side by side on two connections, a page and its count could
+ * straddle a commit, and a partner saw a count of 2 beside one row.
+ */
+export function readSnapshot<T>(em: EntityManager, read: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return em.transactional(read, { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
+}
+
+/**
+ * A page of rows and how many there are in all, read on one snapshot. `from` is what both statements
  * read (`table WHERE …`, its parameters `params`); the page's limit and offset are bound after them.
  */
-export async function boundPage<T>(
+export function boundPage<T>(
   em: EntityManager,
   query: { columns: string; from: string; orderBy: string },
   params: unknown[],
@@ -30,15 +39,19 @@ export async function boundPage<T>(
 ): Promise<{ rows: T[]; count: number }> {
   const limit = `$${params.length + 1}`;
   const offset = `$${params.length + 2}`;
-  const [rows, [total]] = await Promise.all([
-    boundQuery<T>(
-      em,
+  return readSnapshot(em, async (tx) => {
+    const rows = await boundQuery<T>(
+      tx,
       `SELECT ${query.columns} FROM ${query.from} ORDER BY ${query.orderBy} LIMIT ${limit} OFFSET ${offset}`,
       [...params, page.limit, page.offset],
-    ),
-    boundQuery<{ count: number }>(em, `SELECT count(*)::int AS count FROM ${query.from}`, params),
-  ]);
-  return { rows, count: total.count };
+    );
+    const [total] = await boundQuery<{ count: number }>(
+      tx,
+      `SELECT count(*)::int AS count FROM ${query.from}`,
+      params,
+    );
+    return { rows, count: total.count };
+  });
 }
 
 /**

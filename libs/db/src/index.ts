@@ -1,6 +1,6 @@
 export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
-export { boundPage, boundQuery, boundRow, insertUnique, isoTime } from './bound-query.ts';
+export { boundPage, boundQuery, boundRow, insertUnique, isoTime, readSnapshot } from './bound-query.ts';
 export { dropDatabase, ensureDatabase } from './create-database.ts';
 export { databaseFailure } from './database-errors.ts';
 export {

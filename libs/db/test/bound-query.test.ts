@@ -122,4 +122,21 @@ describe('boundRow and boundPage, the shapes every store reads', () => {
       count: 6,
     });
   });
+
+  it('boundPage reads the page and its count on one snapshot while rows are committed meanwhile', async () => {
+    await boundQuery(orm.em.fork(), 'CREATE TABLE arrivals (n int NOT NULL)', []);
+    let writing = true;
+    const writer = (async () => {
+      for (let n = 0; writing; n++) await boundQuery(orm.em.fork(), 'INSERT INTO arrivals VALUES ($1)', [n]);
+    })();
+    const query = { columns: 'n', from: 'arrivals WHERE n >= $1', orderBy: 'n' };
+    const disagreements: { rows: number; count: number }[] = [];
+    for (let i = 0; i < 200; i++) {
+      const page = await boundPage<{ n: number }>(orm.em.fork(), query, [0], { limit: 100_000, offset: 0 });
+      if (page.rows.length !== page.count) disagreements.push({ rows: page.rows.length, count: page.count });
+    }
+    writing = false;
+    await writer;
+    expect(disagreements).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { readSnapshot } from '@coin/db';
 import type { IndexedPage } from '../board-index.ts';
 import type { BoardRef } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
@@ -19,13 +20,13 @@ export async function readBoard(
     deps.log.warn({ err }, 'leaderboard index unreachable; reading Postgres');
   }
   // Only here: a page served from the index needs no entity manager (forking one per read was a
-  // tenth of the leaderboard's CPU under page reads).
-  const em = deps.orm.em.fork();
-  const [count, rows, user] = await Promise.all([
-    countStandings(em, ref),
-    standingsPage(em, ref, page.offset, page.limit),
-    page.userId ? positionOf(em, ref, page.userId) : null,
-  ]);
+  // tenth of the leaderboard's CPU under page reads). One snapshot, as the index's read is one
+  // script: the count, the page and the position agree.
+  const { count, rows, user } = await readSnapshot(deps.orm.em.fork(), async (tx) => ({
+    count: await countStandings(tx, ref),
+    rows: await standingsPage(tx, ref, page.offset, page.limit),
+    user: page.userId ? await positionOf(tx, ref, page.userId) : null,
+  }));
   if (count > 0) void deps.index.requestRebuild(ref);
   return { count, entries: rows.map((r) => ({ userId: r.userId, amount: r.amount })), user };
 }

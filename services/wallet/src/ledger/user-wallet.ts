@@ -1,4 +1,4 @@
-import { boundQuery, boundRow, type EntityManager } from '@coin/db';
+import { boundQuery, boundRow, type EntityManager, readSnapshot } from '@coin/db';
 import { type EntryRecord, entryFromRow } from './entry-view.ts';
 
 /** The user's balance; a user who never received coins has none yet, which reads as 0. */
@@ -41,32 +41,29 @@ export async function historyPage(
   userId: string,
   page: { limit: number; offset: number; before?: string },
 ): Promise<{ entries: EntryRecord[]; count: number; nextCursor: string | null }> {
-  const [rows, [total]] = await Promise.all([
-    page.before === undefined
-      ? boundQuery<Record<string, unknown>>(
-          em,
-          `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.partner_id = $1 AND e.user_id = $2
-            ORDER BY e.seq DESC LIMIT $3 OFFSET $4`,
-          [partnerId, userId, page.limit + 1, page.offset],
-        )
-      : boundQuery<Record<string, unknown>>(
-          em,
-          `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
-            WHERE e.partner_id = $1 AND e.user_id = $2 AND e.seq < $3::bigint
-            ORDER BY e.seq DESC LIMIT $4`,
-          [partnerId, userId, page.before, page.limit + 1],
-        ),
-    boundQuery<{ count: number }>(
-      em,
+  const { rows, count } = await readSnapshot(em, async (tx) => {
+    const rows = await boundQuery<Record<string, unknown>>(
+      tx,
+      page.before === undefined
+        ? `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.partner_id = $1 AND e.user_id = $2
+            ORDER BY e.seq DESC LIMIT $3 OFFSET $4`
+        : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
+            WHERE e.partner_id = $1 AND e.user_id = $2 AND e.seq < $4::bigint
+            ORDER BY e.seq DESC LIMIT $3`,
+      [partnerId, userId, page.limit + 1, page.before ?? page.offset],
+    );
+    const [total] = await boundQuery<{ count: number }>(
+      tx,
       'SELECT count(*)::int AS count FROM ledger_entries WHERE partner_id = $1 AND user_id = $2',
       [partnerId, userId],
-    ),
-  ]);
+    );
+    return { rows, count: total.count };
+  });
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
   return {
     entries: shown.map(entryFromRow),
-    count: total.count,
+    count,
     nextCursor: more ? (shown.at(-1)!.seq as string) : null,
   };
 }

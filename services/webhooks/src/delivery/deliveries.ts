@@ -1,5 +1,5 @@
 import type { webhooks } from '@coin/contracts';
-import { boundQuery, type EntityManager, isoTime } from '@coin/db';
+import { boundPage, boundQuery, boundRow, type EntityManager, isoTime } from '@coin/db';
 
 type DeliveryView = ReturnType<typeof webhooks.deliverySchema.parse>;
 
@@ -28,25 +28,13 @@ interface DeliveryRow {
 
 const iso = (d: string | null) => (d === null ? null : isoTime(d));
 
-/**
- * Deliveries with their attempts, in one query (the body is never read here: it may be megabytes).
- * `where` and `tail` are this module's own SQL, with `$n` parameters.
- */
-async function deliveryViews(
-  em: EntityManager,
-  where: string,
-  params: unknown[],
-  tail = '',
-): Promise<DeliveryView[]> {
-  const rows = await boundQuery<DeliveryRow>(
-    em,
-    `SELECT d.id, d.event_type, d.event_id, d.status, d.last_status_code, d.last_error,
-            d.next_attempt_at, d.sequence, d.delivered_at, d.created_at,
-            COALESCE((SELECT json_agg(a ORDER BY a.attempt) FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
-       FROM deliveries d WHERE ${where} ${tail}`,
-    params,
-  );
-  return rows.map((r) => ({
+/** A delivery with its attempts (never the body: it may be megabytes), from `deliveries d`. */
+const DELIVERY_COLUMNS = `d.id, d.event_type, d.event_id, d.status, d.last_status_code, d.last_error,
+  d.next_attempt_at, d.sequence, d.delivered_at, d.created_at,
+  COALESCE((SELECT json_agg(a ORDER BY a.attempt) FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log`;
+
+function deliveryView(r: DeliveryRow): DeliveryView {
+  return {
     id: r.id,
     event: r.event_type,
     eventId: r.event_id,
@@ -68,7 +56,7 @@ async function deliveryViews(
       durationMs: a.duration_ms,
       manual: a.manual,
     })),
-  }));
+  };
 }
 
 /** A page of the partner's deliveries, newest first, optionally of one status, and how many there are. */
@@ -77,22 +65,17 @@ export async function deliveriesPage(
   partnerId: string,
   page: { limit: number; offset: number; status?: DeliveryView['status'] },
 ): Promise<{ deliveries: DeliveryView[]; count: number }> {
-  const where = 'd.partner_id = $1 AND ($2::text IS NULL OR d.status = $2)';
-  const params = [partnerId, page.status ?? null];
-  const [[total], deliveries] = await Promise.all([
-    boundQuery<{ count: number }>(
-      em,
-      `SELECT count(*)::int AS count FROM deliveries d WHERE ${where}`,
-      params,
-    ),
-    deliveryViews(
-      em,
-      where,
-      [...params, page.limit, page.offset],
-      'ORDER BY d.created_at DESC, d.id LIMIT $3 OFFSET $4',
-    ),
-  ]);
-  return { deliveries, count: total.count };
+  const { rows, count } = await boundPage<DeliveryRow>(
+    em,
+    {
+      columns: DELIVERY_COLUMNS,
+      from: 'deliveries d WHERE d.partner_id = $1 AND ($2::text IS NULL OR d.status = $2)',
+      orderBy: 'd.created_at DESC, d.id',
+    },
+    [partnerId, page.status ?? null],
+    page,
+  );
+  return { deliveries: rows.map(deliveryView), count };
 }
 
 /**
@@ -134,6 +117,10 @@ export async function retryDelivery(
     return rows.length > 0;
   });
   if (!found) return undefined;
-  const [view] = await deliveryViews(em, 'd.id = $1', [id]);
-  return view;
+  const row = await boundRow<DeliveryRow>(
+    em,
+    `SELECT ${DELIVERY_COLUMNS} FROM deliveries d WHERE d.id = $1`,
+    [id],
+  );
+  return row && deliveryView(row);
 }
