@@ -42,16 +42,21 @@ export async function historyPage(
   page: { limit: number; offset: number; before?: string },
 ): Promise<{ entries: EntryRecord[]; count: number; nextCursor: string | null }> {
   const { rows, count } = await readSnapshot(em, async (tx) => {
-    const rows = await boundQuery<Record<string, unknown>>(
-      tx,
+    const rows =
       page.before === undefined
-        ? `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.partner_id = $1 AND e.user_id = $2
-            ORDER BY e.seq DESC LIMIT $3 OFFSET $4`
-        : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
-            WHERE e.partner_id = $1 AND e.user_id = $2 AND e.seq < $4::bigint
-            ORDER BY e.seq DESC LIMIT $3`,
-      [partnerId, userId, page.limit + 1, page.before ?? page.offset],
-    );
+        ? await boundQuery<Record<string, unknown>>(
+            tx,
+            `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e WHERE e.partner_id = $1 AND e.user_id = $2
+              ORDER BY e.seq DESC LIMIT $3 OFFSET $4`,
+            [partnerId, userId, page.limit + 1, page.offset],
+          )
+        : await boundQuery<Record<string, unknown>>(
+            tx,
+            `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
+              WHERE e.partner_id = $1 AND e.user_id = $2 AND e.seq < $3::bigint
+              ORDER BY e.seq DESC LIMIT $4`,
+            [partnerId, userId, page.before, page.limit + 1],
+          );
     const [total] = await boundQuery<{ count: number }>(
       tx,
       'SELECT count(*)::int AS count FROM ledger_entries WHERE partner_id = $1 AND user_id = $2',
