@@ -6,12 +6,21 @@
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { connectBus, pingService } from '@coin/bus';
-// The narrow entry points: the packages' indexes load the ORM and the test harness (40 MB more RSS
-// in this process, which only starts and watches the others).
+// The narrow entry points: the packages' indexes load the contracts, telemetry, the ORM and the test
+// harness (75 MB more RSS in this process, which only starts and watches the others).
+import { connectBus, pingService } from '@coin/bus/connect';
 import { ensureEventsStream } from '@coin/events/stream';
 import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
+
+// This process starts again at once, as the services start: from the compile cache, where the
+// compiler that strips types is not loaded (45 MB of its peak RSS, 150 MB against 105 in make bench).
+if (process.env.NODE_COMPILE_CACHE === undefined) {
+  process.execve?.(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    ...RUNTIME_ENV,
+    ...process.env,
+  });
+}
 
 const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...RUNTIME_ENV, ...process.env };
 

@@ -1,4 +1,4 @@
-import { namesOf } from '@coin/bus';
+import { namesOf } from '@coin/bus/connect';
 import { type JetStreamManager, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 
