@@ -43,3 +43,19 @@ describe('the compile cache make install fills', () => {
       expect({ main, stripped: await strippedAtStart(main) }).toEqual({ main, stripped: [] });
   });
 });
+
+describe("make up's own process", () => {
+  it('starts again at once from the compile cache, as the services start', async () => {
+    // A server that does not answer ends the run right after the restart, before anything starts.
+    const { stderr } = await run(process.execPath, ['scripts/up.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+        DATABASE_URL_BASE: 'postgres://postgres@127.0.0.1:1',
+      },
+    }).catch((err: { stderr: string }) => err);
+    expect(stderr).toContain('make up needs these servers');
+    expect(stderr).toMatch(/\[compile cache\] .* for StrippedTypeScript file:\/\/\S+\/scripts\/up\.ts/);
+  });
+});
