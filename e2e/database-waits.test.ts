@@ -1,5 +1,5 @@
 import { metricsRegistry } from '@coin/telemetry';
-import type { Stack } from '@coin/testing';
+import { eventually, type Stack } from '@coin/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
@@ -117,6 +117,8 @@ describe('bounded waits on the database', () => {
       await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
       await admin.end();
     }
-    expect((await me()).status).toBe(200);
+    // A pooled connection terminated above may be found dead only by the next request that takes it,
+    // even after the database accepts again (seen under CI's load): that request answers 503 too.
+    await eventually(async () => ((await me()).status === 200 ? true : undefined), 5000);
   });
 });
