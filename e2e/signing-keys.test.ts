@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { connectBus, pingService } from '@coin/bus';
+import { awaitReplicas, connectBus } from '@coin/bus';
 import { startGateway } from '@coin/gateway';
 import {
   apiClient,
@@ -181,9 +181,9 @@ describe('two identity replicas started at once on an empty database', () => {
     );
     const nc = await connectBus(stack.env.NATS_URL!, 'keys-test', stack.env.NATS_NAMESPACE!);
     try {
-      const deadline = Date.now() + 20_000;
-      while ((await pingService(nc, 'identity', 300)).length < 2)
-        if (Date.now() > deadline) throw new Error('the two identity replicas do not both answer PING');
+      if (!(await awaitReplicas(nc, 'identity', { replicas: 2, timeoutMs: 20_000, intervalMs: 300 }))) {
+        throw new Error('the two identity replicas do not both answer PING');
+      }
     } finally {
       await nc.close();
     }

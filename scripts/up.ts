@@ -8,7 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 // The narrow entry points: the packages' indexes load the contracts, telemetry, the ORM and the test
 // harness (75 MB more RSS in this process, which only starts and watches the others).
-import { connectBus, pingService } from '@coin/bus/connect';
+import { awaitReplicas, connectBus } from '@coin/bus/connect';
 import { ensureEventsStream } from '@coin/events/stream';
 import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
@@ -142,17 +142,12 @@ process.on('SIGTERM', () => shutdown(0));
 
 /** The gateway starts once every service answers PING, so the first call after "ready" succeeds. */
 async function waitForServices(timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  let waiting = services;
-  while (waiting.length && !stopping) {
-    const answers = await Promise.all(waiting.map((s) => pingService(nc, s, 200)));
-    waiting = waiting.filter((_, i) => answers[i].length === 0);
-    if (waiting.length && Date.now() > deadline) {
-      console.error(`no answer from ${waiting.join(', ')} after ${timeoutMs / 1000} s; see their logs above`);
-      return false;
-    }
+  const answered = await Promise.all(services.map((s) => awaitReplicas(nc, s, { timeoutMs })));
+  const waiting = services.filter((_, i) => !answered[i]);
+  if (waiting.length && !stopping) {
+    console.error(`no answer from ${waiting.join(', ')} after ${timeoutMs / 1000} s; see their logs above`);
   }
-  return !stopping;
+  return !waiting.length && !stopping;
 }
 
 async function waitForGateway(url: string, timeoutMs: number): Promise<boolean> {

@@ -3,5 +3,5 @@
  * pings (make up's supervisor): the index also loads the contracts and telemetry, 35 MB more RSS.
  */
 export { connectBus, inboxPrefixFor, type NatsConnection, publicKeyOf } from './connection.ts';
-export { pingService, type ServiceInstance } from './discovery.ts';
+export { awaitReplicas, pingService, type ServiceInstance } from './discovery.ts';
 export { type BusNames, busNames, namesOf } from './namespace.ts';

@@ -30,3 +30,27 @@ export async function pingService(
   }
   return found;
 }
+
+/**
+ * Waits until at least `replicas` replicas of `service` answer PING; false if they do not within
+ * `timeoutMs`. Rounds start at most every `intervalMs`: while nothing serves the subject the server
+ * answers "no responders" at once, and asking again at once kept a core busy beside the services
+ * that were starting (make up: 3 s of CPU while fresh databases migrated).
+ */
+export async function awaitReplicas(
+  nc: NatsConnection,
+  service: string,
+  {
+    replicas = 1,
+    timeoutMs,
+    intervalMs = 200,
+  }: { replicas?: number; timeoutMs: number; intervalMs?: number },
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const round = Date.now();
+    if ((await pingService(nc, service, intervalMs)).length >= replicas) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, Math.max(0, round + intervalMs - Date.now())));
+  }
+}

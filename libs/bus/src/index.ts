@@ -1,5 +1,6 @@
 export { broadcast, onBroadcast } from './broadcast.ts';
 export {
+  awaitReplicas,
   type BusNames,
   busNames,
   connectBus,

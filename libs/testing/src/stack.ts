@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { connectBus, namesOf, pingService } from '@coin/bus';
+import { awaitReplicas, connectBus, namesOf } from '@coin/bus';
 import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
 import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
@@ -58,9 +58,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // subscribed before its discovery subjects, on the same connection).
   async function start(name: string): Promise<void> {
     running.set(name, await opts.services[name](env));
-    const deadline = Date.now() + 10_000;
-    while ((await pingService(probe, name, 100)).length === 0) {
-      if (Date.now() > deadline) throw new Error(`${name} started but does not answer PING`);
+    if (!(await awaitReplicas(probe, name, { timeoutMs: 10_000, intervalMs: 100 }))) {
+      throw new Error(`${name} started but does not answer PING`);
     }
   }
   for (const name of names) await start(name);
