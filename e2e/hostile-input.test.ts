@@ -227,7 +227,13 @@ describe('a body over 256 KiB, validated on a worker thread, meets the same rule
       token: partner.accessToken,
       raw: `{"__proto__": {"admin": true}, ${raw.slice(1)}`,
     });
-    expectInvalid(poisoned, 'body must be valid JSON');
+    expectInvalid(poisoned, 'body must not contain a __proto__ or constructor.prototype key');
+    // A small body is parsed on the gateway's event loop, not in a worker: the same rule, the same answer.
+    const small = await stack.api.post(ONBOARD, undefined, {
+      token: partner.accessToken,
+      raw: '{"users": [{"userId": "x", "constructor": {"prototype": {"admin": true}}}]}',
+    });
+    expectInvalid(small, 'body must not contain a __proto__ or constructor.prototype key');
     const ok = await large({ users: users(8_000).map((u) => ({ ...u, userId: u.userId.toUpperCase() })) });
     expect(ok.status).toBe(200);
   });

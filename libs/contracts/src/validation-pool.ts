@@ -7,6 +7,7 @@ import validateHere, {
   operationOn,
 } from './validation-worker.ts';
 
+export { parseJsonText } from './json-text.ts';
 export type { LargeRequestResult, LargeRequestTask } from './validation-worker.ts';
 
 /**

@@ -1,5 +1,5 @@
-import secureJson from 'secure-json-parse';
 import { allOperations } from './index.ts';
+import { parseJsonText } from './json-text.ts';
 import type { Operation } from './operation.ts';
 import { type PartsResult, parseRequestParts } from './validation.ts';
 
@@ -33,28 +33,17 @@ export function operationOn(subject: string): Operation | undefined {
 }
 const decoder = new TextDecoder();
 
-/** The gateway's JSON parser's rules: `__proto__` and `constructor.prototype` keys are refused. */
-function parseJson(json: string | Uint8Array): unknown {
-  return secureJson.parse(typeof json === 'string' ? json : decoder.decode(json), undefined, {
-    protoAction: 'error',
-    constructorAction: 'error',
-  });
-}
-
 export default function validateLargeRequest(
   task: LargeRequestTask,
   op = operationOn(task.op),
 ): LargeRequestResult {
   if (!op) throw new Error(`unknown operation ${task.op}`);
-  let value: unknown;
-  try {
-    value = parseJson(task.json);
-  } catch {
-    return {
-      ok: false,
-      error: task.shape === 'body' ? 'body must be valid JSON' : 'request must be valid JSON',
-    };
-  }
+  const parsed = parseJsonText(
+    typeof task.json === 'string' ? task.json : decoder.decode(task.json),
+    task.shape === 'body' ? 'body' : 'request',
+  );
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
   if (task.shape === 'body') {
     const parts = parseRequestParts(op, { body: value, query: task.query, params: task.params });
     if (!parts.ok || !task.serializeBody) return parts;

@@ -43,11 +43,11 @@ describe('large requests, validated on a worker thread', () => {
       ok: false,
       error: 'body must be valid JSON',
     });
+    const refused = { ok: false, error: 'body must not contain a __proto__ or constructor.prototype key' };
     const poisoned = `{"users": [], "pad": "${padding}", "__proto__": {"admin": true}}`;
-    expect(await validateLargeRequest(op, { json: poisoned, shape: 'body' })).toEqual({
-      ok: false,
-      error: 'body must be valid JSON',
-    });
+    expect(await validateLargeRequest(op, { json: poisoned, shape: 'body' })).toEqual(refused);
+    const viaConstructor = `{"users": [{"constructor": {"prototype": {"admin": true}}}], "pad": "${padding}"}`;
+    expect(await validateLargeRequest(op, { json: viaConstructor, shape: 'body' })).toEqual(refused);
   });
 
   it('reads a bus envelope: its own fields beside the validated parts', async () => {

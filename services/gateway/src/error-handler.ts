@@ -28,8 +28,6 @@ function fromFastify(err: FastifyError): AppError {
       });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return AppError.badRequest('body must not be empty when Content-Type is application/json');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return AppError.badRequest('body must be valid JSON');
     default:
       break;
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { allOperations } from '@coin/contracts';
+import { parseJsonText } from '@coin/contracts/validation-pool';
 import { AppError } from '@coin/errors';
 import { type ProcessContext, startProcess } from '@coin/startup/process';
 import cookie from '@fastify/cookie';
@@ -58,12 +59,13 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   // A JSON API: anything but application/json is refused with 415.
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (`POST /partners/logout` from clients that always send the header).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') done(null, undefined);
-    else if (leaveUnparsed(request, body as string)) done(null, new UnparsedJson(body as string));
-    else parseJson(request, body as string, done);
+    if (body === '') return done(null, undefined);
+    if (leaveUnparsed(request, body as string)) return done(null, new UnparsedJson(body as string));
+    const parsed = parseJsonText(body as string, 'body');
+    if (parsed.ok) done(null, parsed.value);
+    else done(AppError.badRequest(parsed.error), undefined);
   });
   const security = securityHeaders({ contentSecurityPolicy: false });
   app.addHook('onRequest', async (request, reply) => {
