@@ -42,6 +42,18 @@ describe('gateway limits', () => {
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it("limits the dashboard's sign-in per client address as it limits login", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await stack.api.post('/dashboard/session', {
+        email: `nobody-${i}@example.com`,
+        password: 'x',
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
   it('refuses an oversized body with a 413 envelope', async () => {
     const res = await stack.api.post('/api/v1/ufel/partners', partnerBody({ padding: 'y'.repeat(4096) }));
     expect(res.status).toBe(413);

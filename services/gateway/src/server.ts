@@ -122,8 +122,12 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
   });
   registerOperationRoutes(app, allOperations, { nc, config, authenticate });
-  await app.register(cookie);
-  registerDashboardSession(app, { nc, config, authenticate });
+  // Cookies are the dashboard session's alone: the API takes Bearer credentials only, so its routes
+  // neither parse a Cookie header nor run the plugin's hook on every answer.
+  await app.register(async (session) => {
+    await session.register(cookie);
+    registerDashboardSession(session, { nc, config, authenticate });
+  });
   await registerDashboardPages(app);
   // Stopped before the bus it was opened after: in-flight requests still get their replies.
   background({ stop: () => app.close() }, 'http server');
