@@ -1,7 +1,8 @@
 /**
- * `node scripts/profile-top.ts <file.cpuprofile> [count]`: the functions that took the most CPU
- * themselves (self time, idle left out), with their share of the busy time: enough to read a
- * `--cpu-prof` profile where no browser is at hand.
+ * `node scripts/profile-top.ts <file.cpuprofile> [count]`: the functions with the most time of their
+ * own (self time, idle left out), with their share of the busy time: enough to read a `--cpu-prof`
+ * profile where no browser is at hand. Busy is not all CPU on a saturated machine: V8 samples by the
+ * clock, so a thread's time waiting for a core lands in the call it was preempted in (README, perf).
  */
 import { readFileSync } from 'node:fs';
 
