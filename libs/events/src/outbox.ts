@@ -81,7 +81,7 @@ export const RELAY_PASS_SETTINGS =
   "SELECT set_config('synchronous_commit', 'off', true), set_config('enable_bitmapscan', 'off', true)";
 
 /** The oldest due rows, up to $1, that no other relay holds. */
-export const CLAIM_DUE_ROWS = `SELECT id, subject, payload, trace_context, attempts FROM outbox
+export const CLAIM_DUE_ROWS = `SELECT id, subject, payload::text AS payload, trace_context, attempts FROM outbox
   WHERE published_at IS NULL AND parked_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= now())
   ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`;
 

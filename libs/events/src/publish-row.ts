@@ -6,7 +6,8 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export interface OutboxRow {
   id: string;
   subject: string;
-  payload: Record<string, unknown>;
+  /** The event as its jsonb column prints it: published as read, never parsed here. */
+  payload: string;
   trace_context: Record<string, string>;
   attempts: number;
 }
@@ -38,14 +39,7 @@ export function publishRow(
       try {
         const h = headers();
         injectTraceContext(h);
-        return await publishToStream(
-          nc,
-          subject,
-          encoder.encode(JSON.stringify(row.payload)),
-          h,
-          row.id,
-          timeoutMs,
-        );
+        return await publishToStream(nc, subject, encoder.encode(row.payload), h, row.id, timeoutMs);
       } catch (err) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
         throw err;

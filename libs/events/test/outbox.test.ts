@@ -195,6 +195,40 @@ describe('transactional outbox and consumers', () => {
     expect(msg?.json<{ eventId: string; blob: string }>()).toEqual({ eventId: tooLarge, blob: 'fixed' });
   });
 
+  it('publishes the stored event as its column prints it: numbers keep every digit, text every character', async () => {
+    const sub = nc.subscribe(namesOf(nc).event('events.test.verbatim'), { max: 1 });
+    const payload = {
+      coins: 0,
+      narration: 'Café ☕ "quoted" \\ 𝄞',
+      nested: { list: [1, null] },
+    };
+    // A number no JavaScript double holds: parsed and printed again on the way, it would arrive rounded.
+    const id = await orm.em.fork().transactional(async (tx) => {
+      const eventId = await addToOutbox(tx, { subject: 'events.test.verbatim', payload });
+      await boundQuery(
+        tx,
+        `UPDATE outbox SET payload = jsonb_set(payload, '{coins}', '12345678901234567890.25') WHERE id = $1`,
+        [eventId],
+      );
+      return eventId;
+    });
+    relay.notify();
+    for await (const m of sub) {
+      const [{ stored }] = await boundQuery<{ stored: string }>(
+        orm.em.fork(),
+        'SELECT payload::text AS stored FROM outbox WHERE id = $1',
+        [id],
+      );
+      expect(m.string()).toBe(stored);
+      expect(m.string()).toContain('"coins": 12345678901234567890.25');
+      expect(JSON.parse(m.string())).toEqual({
+        ...payload,
+        coins: Number('12345678901234567890.25'),
+        eventId: id,
+      });
+    }
+  });
+
   it('drains a backlog larger than its batch on one notify, a full batch after another', async () => {
     await relay.stop();
     // No tick of its own within the test: only the notify and the full passes move it.
