@@ -7,12 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { databaseUrlFor } from '@coin/config';
 import { dropDatabase, ensureDatabase } from '@coin/db';
 import { procStat, serverTicks } from './servers.ts';
+import { walDuring } from './wal.ts';
 
 export interface PgbenchFigures {
   tps: number;
   /** CPU ms per transaction: Postgres's, and the pgbench client's. */
   postgresMs: number;
   clientMs: number;
+  /** Bytes of WAL per transaction. */
+  walBytes: number;
 }
 
 /** CPU ticks of this process's children that ended (pgbench, once execFileSync returns). */
@@ -34,13 +37,11 @@ export async function runPgbench(seconds: number): Promise<PgbenchFigures> {
   try {
     execFileSync('pgbench', ['-i', '-s', '10', '-q', '-d', url.toString()], { stdio: 'ignore' });
     const before = { postgres: postgresTicks(), client: endedChildTicks() };
-    const out = execFileSync(
-      'pgbench',
-      ['-c', '16', '-j', '2', '-T', String(seconds), '-d', url.toString()],
-      {
+    const { result: out, walBytes } = await walDuring(async () =>
+      execFileSync('pgbench', ['-c', '16', '-j', '2', '-T', String(seconds), '-d', url.toString()], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
-      },
+      }),
     );
     const tps = /tps = ([\d.]+)/.exec(out);
     if (!tps) throw new Error(`pgbench printed no tps:\n${out}`);
@@ -51,6 +52,7 @@ export async function runPgbench(seconds: number): Promise<PgbenchFigures> {
       tps: Number(tps[1]),
       postgresMs: ((postgresTicks() - before.postgres) * 10) / transactions,
       clientMs: ((endedChildTicks() - before.client) * 10) / transactions,
+      walBytes: walBytes / transactions,
     };
   } finally {
     await dropDatabase(url.toString());

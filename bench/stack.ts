@@ -20,6 +20,7 @@ import {
 import { freshness } from './leaderboard.ts';
 import { closedLoop, type LoadFigures, quantile, tailLine, transfers } from './load.ts';
 import type { Scenario } from './scenarios.ts';
+import { walDuring } from './wal.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CLIENTS = 64;
@@ -58,10 +59,15 @@ async function run(): Promise<void> {
     const loadUsers = users.slice(20);
     await transfers(stack.url, token, loadUsers, WARM_UP_SECONDS, CLIENTS);
     // The freshness probe runs during the transfer load, as the issue's target asks.
-    const [transferWindow, lags] = await Promise.all([
-      measured(stack.processes, () => transfers(stack.url, token, loadUsers, SECONDS, CLIENTS)),
-      freshness(stack.url, token, probeUsers, FRESHNESS_TRANSFERS),
-    ]);
+    const {
+      result: [transferWindow, lags],
+      walBytes,
+    } = await walDuring(() =>
+      Promise.all([
+        measured(stack.processes, () => transfers(stack.url, token, loadUsers, SECONDS, CLIENTS)),
+        freshness(stack.url, token, probeUsers, FRESHNESS_TRANSFERS),
+      ]),
+    );
 
     const now = new Date();
     const boardPath =
@@ -101,6 +107,11 @@ async function run(): Promise<void> {
       `\nCPU per request, all processes: transfer ${transferMs.toFixed(3)} ms, pgbench transaction ` +
         `${pgbenchMs.toFixed(3)} ms (${(transferMs / pgbenchMs).toFixed(1)}×); ${cpus().length} cores allow ` +
         `${((cpus().length * 1000) / transferMs).toFixed(0)} transfers/s at that cost`,
+    );
+    // The probe's transfers are few (100 beside some 60,000) and write the same rows as the others.
+    console.log(
+      `WAL per request, every database: transfer ${(walBytes / t.ok).toFixed(0)} bytes, pgbench ` +
+        `transaction ${pgbench.walBytes.toFixed(0)} bytes`,
     );
     console.log(`\nratios (issue 14 targets)`);
     console.log(`  transfers / pgbench tps               ${(t.rate / pgbench.tps).toFixed(2)}   (≥ 1.0)`);
