@@ -4,8 +4,9 @@
  * service and consumer), beside pgbench's tpcb-like run on the same Postgres in the same command.
  * Three windows: the stack as configured, the same stack with the partner under an issuance limit
  * (never reached: the cost of its check, whose treasury row lock makes a limited partner's batches
- * run one at a time), and a second stack whose hash-chain sealer is off (`WALLET_SEAL_INTERVAL_MS=0`):
- * the sealer's cost, as throughput and as the wallet's CPU per transfer.
+ * run one at a time), a second stack whose hash-chain sealer is off (`WALLET_SEAL_INTERVAL_MS=0`):
+ * the sealer's cost, as throughput and as the wallet's CPU per transfer; and a third whose wallet
+ * publishes no event: the event path's cost.
  */
 import { cpus, loadavg } from 'node:os';
 import { apiClient } from '@coin/testing';
@@ -19,6 +20,7 @@ import {
   partnerWithUsers,
   printProcessTable,
   startDeployedStack,
+  totalCpuMsPer,
   type Window,
 } from './deployed.ts';
 import { tailLine, transfers } from './load.ts';
@@ -57,6 +59,27 @@ function sealLag(url: string) {
   };
 }
 
+/**
+ * What the event path costs, measured rather than run: the stack's wallet database gets a trigger
+ * that discards every outbox row it writes, so no transfer publishes an event, and the relay, JetStream
+ * and the leaderboard's and webhooks' consumers have nothing to do. The bench adds it to its own
+ * database; nothing the services ship can turn events off.
+ */
+async function discardWalletEvents(stack: DeployedStack): Promise<void> {
+  const client = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      'CREATE FUNCTION bench_discard_row() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NULL; END$$',
+    );
+    await client.query(
+      'CREATE TRIGGER bench_discard_events BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION bench_discard_row()',
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 /** A warmed-up transfer window on a stack, for a partner of its own. */
 async function transferWindow(stack: DeployedStack, issuanceLimit?: number): Promise<Window> {
   const { token, users } = await partnerWithUsers(stack.url);
@@ -85,6 +108,15 @@ async function run(): Promise<void> {
     sealerOff = await transferWindow(unsealed);
   } finally {
     await unsealed.stop();
+  }
+
+  const silent = await startDeployedStack();
+  let eventsOff: Window;
+  try {
+    await discardWalletEvents(silent);
+    eventsOff = await transferWindow(silent);
+  } finally {
+    await silent.stop();
   }
 
   const stack = await startDeployedStack();
@@ -130,12 +162,25 @@ async function run(): Promise<void> {
         `(${(((on - off) / off) * 100).toFixed(0)} %)`,
     );
     console.log(
-      `  load generator CPU (share of one core): ${[configured, limited, sealerOff].map((w) => w.generatorShare.toFixed(2)).join(', ')}`,
+      summary(
+        "a third stack, whose wallet's outbox rows are discarded: no event published",
+        eventsOff,
+        pgbenchTps,
+      ),
+    );
+    console.log(
+      `  the event path's cost: throughput with it ${(configured.r.rate / eventsOff.r.rate).toFixed(2)}× without ` +
+        `it; CPU ms per transfer, every process: ${totalCpuMsPer(configured).toFixed(3)} with it, ` +
+        `${totalCpuMsPer(eventsOff).toFixed(3)} without`,
+    );
+    console.log(
+      `  load generator CPU (share of one core): ${[configured, limited, sealerOff, eventsOff].map((w) => w.generatorShare.toFixed(2)).join(', ')}`,
     );
     printProcessTable(stack.processes, [
       { label: 'configured', w: configured },
       { label: 'issuance limit', w: limited },
       { label: 'sealer off', w: sealerOff },
+      { label: 'events off', w: eventsOff },
     ]);
     console.log('(CPU ms per transfer of each window; peak RSS of the configured stack)');
     console.log(
