@@ -9,7 +9,7 @@
  * publishes no event: the event path's cost.
  */
 import { cpus, loadavg } from 'node:os';
-import { apiClient } from '@coin/testing';
+import { apiClient, withDatabase } from '@coin/testing';
 import { verifyLedger } from '@coin/wallet';
 import pg from 'pg';
 import { runPgbench } from './baselines.ts';
@@ -65,19 +65,15 @@ function sealLag(url: string) {
  * and the leaderboard's and webhooks' consumers have nothing to do. The bench adds it to its own
  * database; nothing the services ship can turn events off.
  */
-async function discardWalletEvents(stack: DeployedStack): Promise<void> {
-  const client = new pg.Client({ connectionString: stack.env.WALLET_DATABASE_URL });
-  await client.connect();
-  try {
+function discardWalletEvents(stack: DeployedStack): Promise<void> {
+  return withDatabase(stack.env.WALLET_DATABASE_URL!, async (client) => {
     await client.query(
       'CREATE FUNCTION bench_discard_row() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NULL; END$$',
     );
     await client.query(
       'CREATE TRIGGER bench_discard_events BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION bench_discard_row()',
     );
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** A warmed-up transfer window on a stack, for a partner of its own. */

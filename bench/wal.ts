@@ -4,19 +4,16 @@
  * and flush); the same reading around pgbench gives its transaction's figure to compare with.
  */
 import { databaseUrlFor } from '@coin/config';
-import pg from 'pg';
+import { queryDatabase } from '@coin/testing';
 
 async function currentLsn(): Promise<string> {
   const url = new URL(databaseUrlFor('bench', process.env));
   url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
-    return rows[0].lsn;
-  } finally {
-    await client.end();
-  }
+  const [{ lsn }] = await queryDatabase<{ lsn: string }>(
+    url.toString(),
+    'SELECT pg_current_wal_lsn()::text AS lsn',
+  );
+  return lsn;
 }
 
 /** An LSN's position in bytes ("16/B374D848" → 0x16B374D848). */
