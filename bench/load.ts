@@ -22,6 +22,8 @@ export interface Tail {
   share: number;
   windows: number;
   of: number;
+  /** When those half-seconds began, in seconds from the run's start, in order. */
+  at: number[];
 }
 
 const TAIL_WINDOW_MS = 500;
@@ -37,15 +39,25 @@ function tailOf(samples: readonly { at: number; ms: number }[], p99: number, sec
   }
   const windows = Math.max(1, Math.round(of / 10));
   const worst = counts
-    .sort((a, b) => b - a)
-    .slice(0, windows)
-    .reduce((sum, n) => sum + n, 0);
-  return { share: slow ? worst / slow : 0, windows, of };
+    .map((n, i) => ({ n, i }))
+    .sort((a, b) => b.n - a.n)
+    .slice(0, windows);
+  const inWorst = worst.reduce((sum, w) => sum + w.n, 0);
+  return {
+    share: slow ? inWorst / slow : 0,
+    windows,
+    of,
+    at: worst.map((w) => (w.i * TAIL_WINDOW_MS) / 1000).sort((a, b) => a - b),
+  };
 }
 
-/** "the slowest 1 %: 71 % in the worst 4 of 40 half-seconds" */
+/**
+ * "the slowest 1 %: 71 % in the worst 4 of 40 half-seconds (at 0.0, 0.5, 9.5, 17.0 s)": stalls at
+ * the start of a window are the stack warming up, spread ones its steady state.
+ */
 export const tailLine = (t: Tail) =>
-  `the slowest 1 %: ${(t.share * 100).toFixed(0)} % in the worst ${t.windows} of ${t.of} half-seconds`;
+  `the slowest 1 %: ${(t.share * 100).toFixed(0)} % in the worst ${t.windows} of ${t.of} half-seconds ` +
+  `(at ${t.at.map((s) => s.toFixed(1)).join(', ')} s)`;
 
 /** The q-quantile of ascending `sorted` (0 when empty). */
 export function quantile(sorted: readonly number[], q: number): number {
