@@ -52,8 +52,8 @@ function tailOf(samples: readonly { at: number; ms: number }[], p99: number, sec
 }
 
 /**
- * "the slowest 1 %: 71 % in the worst 4 of 40 half-seconds (at 0.0, 0.5, 9.5, 17.0 s)": stalls at
- * the start of a window are the stack warming up, spread ones its steady state.
+ * "the slowest 1 %: 71 % in the worst 4 of 40 half-seconds (at 0.0, 0.5, 9.5, 17.0 s)": stalls only
+ * at a window's start point at a warm-up too short, stalls spread over it at the stack's steady state.
  */
 export const tailLine = (t: Tail) =>
   `the slowest 1 %: ${(t.share * 100).toFixed(0)} % in the worst ${t.windows} of ${t.of} half-seconds ` +

@@ -119,7 +119,8 @@ async function run(): Promise<void> {
       `  transfers p99                         ${t.p99.toFixed(1)} ms   (< 50 ms); ${tailLine(t.tail)}`,
     );
     // A closed loop's clients are each always waiting for one transfer: the mean wait is the clients
-    // over the rate (Little's law), so the p99 target is also a rate the stack must reach.
+    // over the rate (Little's law), so the p99 target is also a rate the stack must reach (the mean
+    // stays under the p99 unless the slowest 1 % take seconds).
     console.log(
       `    ${CLIENTS} clients at ${t.rate.toFixed(0)}/s wait ${((CLIENTS / t.rate) * 1000).toFixed(1)} ms on average; ` +
         `a mean under 50 ms, which a p99 under 50 ms implies, needs over ${(CLIENTS / 0.05).toFixed(0)}/s`,
