@@ -64,6 +64,11 @@ export const databaseConfigSchema = baseConfigSchema.extend({
    * the row locks it holds cannot stall every other replica for ever.
    */
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(60_000),
+  /**
+   * A service with an outbox deletes rows published longer ago. A restore sends again the events of
+   * the 24 hours before its backup (`db:restore --replay-hours`), so never less than that.
+   */
+  OUTBOX_RETENTION_HOURS: integer(48, { min: 24 }),
 });
 
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & { service: string; databaseUrl: string };

@@ -6,6 +6,7 @@ export {
   startOutboxRelay,
 } from './outbox.ts';
 export { outboxMigrations, outboxQueue } from './outbox-migration.ts';
+export { startOutboxRetention } from './outbox-retention.ts';
 export { listParked, type ParkedEvent, parkedNames, parkedStreamName, replayParked } from './parked.ts';
 export type { EventMeta } from './parse-event.ts';
 export { ensureEventsStream } from './stream.ts';

@@ -20,6 +20,12 @@ export const outboxPublished = counter({
   labelNames: ['service'] as const,
 });
 
+export const outboxPurged = counter({
+  name: 'coin_outbox_purged_total',
+  help: 'Published outbox rows deleted once older than OUTBOX_RETENTION_HOURS, by service',
+  labelNames: ['service'] as const,
+});
+
 /** Reports a relay's backlog at every scrape until the returned function is called. */
 export function watchOutbox(service: string, backlog: Backlog): () => void {
   return outboxGauges.watch({ service }, backlog);

@@ -47,10 +47,24 @@ class OutboxRetriesMigration extends Migration {
   }
 }
 
+/**
+ * The retention purge (outbox-retention.ts) finds published rows by when they were published,
+ * oldest first, without reading the rest of the table. Only the "published" mark adds an entry, and
+ * that update already writes the row anew and a key entry with it.
+ */
+class OutboxPublishedIndexMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'CREATE INDEX IF NOT EXISTS outbox_published ON outbox (published_at) WHERE published_at IS NOT NULL',
+    );
+  }
+}
+
 /** Every service that publishes lists these first among its migrations. */
 export const outboxMigrations = [
   { name: '0000-outbox', class: OutboxMigration },
   { name: '0000-outbox-retries', class: OutboxRetriesMigration },
+  { name: '0000-outbox-published-index', class: OutboxPublishedIndexMigration },
 ];
 
 /** The outbox seen as a queue, for the operator's list and replay of parked rows. */

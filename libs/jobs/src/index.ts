@@ -9,6 +9,7 @@ export {
 } from './migration-sql.ts';
 export { runParkedCommand } from './operator.ts';
 export { type QueueReading, readQueue, replayParked } from './parked.ts';
-export { startPollLoop } from './poll-loop.ts';
+export { type PollLoop, startPollLoop } from './poll-loop.ts';
+export { startPurge } from './purge.ts';
 export type { Job, JobQueue, JobResult } from './queue.ts';
 export { type JobWorker, type JobWorkerOptions, startJobWorker } from './worker.ts';

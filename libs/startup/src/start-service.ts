@@ -1,7 +1,7 @@
 import { type BoundHandler, type NatsConnection, serveOperations } from '@coin/bus';
 import type { DatabaseConfig } from '@coin/config';
 import { type Database, requestScope } from '@coin/db';
-import { ensureEventsStream, type OutboxRelay, startOutboxRelay } from '@coin/events';
+import { ensureEventsStream, type OutboxRelay, startOutboxRelay, startOutboxRetention } from '@coin/events';
 import { startMetricsServer } from '@coin/telemetry';
 import type { Redis } from 'ioredis';
 import { type DatabaseSchema, type ProcessContext, processContext } from './process-context.ts';
@@ -68,6 +68,10 @@ export async function startService<
     let relay: OutboxRelay | undefined;
     if (spec.outbox) {
       relay = stops.add('outbox relay', startOutboxRelay({ orm, nc, log }));
+      stops.add(
+        'outbox retention',
+        startOutboxRetention({ orm, log, service: name, retentionHours: config.OUTBOX_RETENTION_HOURS }),
+      );
     }
     const { bus: _bus, database: _database, redis: _redis, ...shared } = ctx;
     const handlers = await spec.start({ ...shared, orm, nc, relay, redis } as ServiceContext<C, O, R>);

@@ -47,7 +47,10 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
           onCommitted: () => relay.notify(),
         }),
       };
-      background(startIdempotencyPurge({ orm, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS }));
+      background(
+        startIdempotencyPurge({ orm, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS }),
+        'idempotency key purge',
+      );
       background(
         startLedgerVerification({
           url: config.databaseUrl,

@@ -1,5 +1,7 @@
-import { boundQuery, type EntityManager } from '@coin/db';
+import { boundQuery, type Database, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
+import { startPurge } from '@coin/jobs';
+import type { Logger } from '@coin/telemetry';
 
 /** Kept well beyond the 24 hours promised to partners. */
 const KEY_RETENTION_DAYS = 7;
@@ -33,8 +35,31 @@ export async function checkRewardKey(
   }
 }
 
-export async function forgetOldRewardKeys(em: EntityManager): Promise<void> {
-  await boundQuery(em, `DELETE FROM reward_keys WHERE created_at < now() - $1::int * interval '1 day'`, [
-    KEY_RETENTION_DAYS,
-  ]);
+/**
+ * Deletes up to `limit` keys older than their retention and returns how many. The table has no index
+ * on `created_at` (one entry more for every reward): a chunk stops at its first `limit` rows found.
+ */
+async function forgetOldRewardKeys(em: EntityManager, limit: number): Promise<number> {
+  const [{ deleted }] = await boundQuery<{ deleted: number }>(
+    em,
+    `WITH d AS (
+       DELETE FROM reward_keys WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM reward_keys WHERE created_at < now() - make_interval(days => $1)
+          LIMIT $2 FOR UPDATE SKIP LOCKED))
+       RETURNING 1)
+     SELECT count(*)::int AS deleted FROM d`,
+    [KEY_RETENTION_DAYS, limit],
+  );
+  return deleted;
+}
+
+/** Forgets reward keys older than their retention, hourly. */
+export function startRewardKeyPurge(opts: { orm: Database; log: Logger }) {
+  return startPurge({
+    what: 'reward idempotency keys',
+    orm: opts.orm,
+    log: opts.log,
+    deleteSome: forgetOldRewardKeys,
+    intervalMs: 60 * 60_000,
+  });
 }

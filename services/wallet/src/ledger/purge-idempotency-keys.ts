@@ -1,24 +1,26 @@
 import { boundQuery, type Database } from '@coin/db';
+import { startPurge } from '@coin/jobs';
 import type { Logger } from '@coin/telemetry';
 
-const EVERY_MS = 60 * 60_000;
-
-/** Forgets idempotency keys older than their retention, hourly; the ledger entries stay. */
+/** Forgets idempotency keys older than their retention (oldest first, by `idempotency_keys_created`); the ledger entries stay. */
 export function startIdempotencyPurge(opts: { orm: Database; log: Logger; ttlHours: number }) {
-  async function purge(): Promise<void> {
-    try {
+  return startPurge({
+    what: 'idempotency keys',
+    orm: opts.orm,
+    log: opts.log,
+    intervalMs: 60 * 60_000,
+    deleteSome: async (em, chunk) => {
       const [{ deleted }] = await boundQuery<{ deleted: number }>(
-        opts.orm.em.fork(),
-        `WITH d AS (DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) RETURNING 1)
+        em,
+        `WITH d AS (
+           DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(
+             SELECT ctid FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)
+              ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+           RETURNING 1)
          SELECT count(*)::int AS deleted FROM d`,
-        [opts.ttlHours],
+        [opts.ttlHours, chunk],
       );
-      opts.log.debug({ deleted }, 'idempotency keys purged');
-    } catch (err) {
-      opts.log.warn({ err }, 'idempotency key purge failed; will retry');
-    }
-  }
-  const timer = setInterval(purge, EVERY_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+      return deleted;
+    },
+  });
 }
