@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger, renderMetrics } from '@coin/telemetry';
-import { isolatedDatabases } from '@coin/testing';
+import { eventuallyPasses, isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxMigrations, startOutboxRetention } from '../src/index.ts';
 
@@ -51,14 +51,6 @@ async function purged(service: string): Promise<number> {
   return Number(line?.split(' ')[1] ?? 0);
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe('outbox retention', () => {
   it('deletes the rows published before the retention, chunk after chunk, and nothing a relay or an operator still needs', async () => {
     await boundQuery(orm.em.fork(), 'TRUNCATE outbox', []);
@@ -70,8 +62,9 @@ describe('outbox retention', () => {
     const service = `retention-${randomUUID().slice(0, 8)}`;
     const retention = startOutboxRetention({ orm, log, service, retentionHours: 48, intervalMs: 60_000 });
     try {
-      await until(async () => (await counts()).published === 3);
-      expect(await counts()).toEqual({ published: 3, pending: 2, parked: 2 });
+      await eventuallyPasses(async () =>
+        expect(await counts()).toEqual({ published: 3, pending: 2, parked: 2 }),
+      );
       expect(await purged(service)).toBe(12_001);
     } finally {
       await retention.stop();
@@ -86,7 +79,7 @@ describe('outbox retention', () => {
       startOutboxRetention({ orm, log, service, retentionHours: 24, intervalMs: 60_000 }),
     );
     try {
-      await until(async () => (await counts()).published === undefined);
+      await eventuallyPasses(async () => expect(await counts()).toEqual({}));
       const [a, b] = await Promise.all(services.map(purged));
       expect(a + b).toBe(20_000);
     } finally {

@@ -1,30 +1,47 @@
-import type { Database, EntityManager } from '@coin/db';
+import { boundQuery, type Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
 import { type PollLoop, startPollLoop } from './poll-loop.ts';
 
 /** Rows deleted per statement, unless a purge says otherwise. */
 const DEFAULT_CHUNK = 5000;
 
-/**
- * The one way a table is kept to its retention: `deleteSome` deletes up to `chunk` expired rows in
- * one statement and says how many. It runs at start, again at once while chunks come back full, and
- * otherwise every `intervalMs`, so a backlog (after an upgrade, an outage, a burst) goes in short
- * transactions, never in one DELETE long enough for the statement timeout to cancel it every time.
- */
-export function startPurge(opts: {
+export interface PurgeOptions {
   /** What is deleted, for the logs: "published outbox rows". */
   what: string;
   orm: Database;
   log: Logger;
-  deleteSome: (em: EntityManager, chunk: number) => Promise<number>;
+  table: string;
+  /** The condition of an expired row, `params` as $1, $2…: "created_at < now() - make_interval(hours => $1)". */
+  expired: string;
+  params: readonly unknown[];
+  /** Deletes oldest first by this column (give it an index); without, the first expired rows found. */
+  oldestFirst?: string;
   intervalMs: number;
   chunk?: number;
   onDeleted?: (count: number) => void;
-}): PollLoop {
+}
+
+/**
+ * The one way a table is kept to its retention: one statement deletes up to `chunk` expired rows,
+ * skipping those another replica is deleting. It runs at start, again at once while chunks come back
+ * full, and otherwise every `intervalMs`, so a backlog (after an upgrade, an outage, a burst) goes in
+ * short transactions, never in one DELETE long enough for the statement timeout to cancel it every time.
+ */
+export function startPurge(opts: PurgeOptions): PollLoop {
   const chunk = opts.chunk ?? DEFAULT_CHUNK;
+  const order = opts.oldestFirst ? `ORDER BY ${opts.oldestFirst}` : '';
+  const sql = `WITH d AS (
+      DELETE FROM ${opts.table} WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM ${opts.table} WHERE ${opts.expired} ${order}
+         LIMIT $${opts.params.length + 1} FOR UPDATE SKIP LOCKED))
+      RETURNING 1)
+    SELECT count(*)::int AS deleted FROM d`;
   return startPollLoop({
     once: async () => {
-      const deleted = await opts.deleteSome(opts.orm.em.fork(), chunk);
+      const [{ deleted }] = await boundQuery<{ deleted: number }>(opts.orm.em.fork(), sql, [
+        ...opts.params,
+        chunk,
+      ]);
       if (deleted > 0) {
         opts.onDeleted?.(deleted);
         opts.log.debug({ deleted }, `${opts.what} purged`);

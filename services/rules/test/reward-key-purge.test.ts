@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
-import { isolatedDatabases } from '@coin/testing';
+import { eventuallyPasses, isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rulesMigrations } from '../src/migrations/index.ts';
 import { startRewardKeyPurge } from '../src/rewards/idempotency-keys.ts';
@@ -32,15 +32,14 @@ describe('reward idempotency key purge', () => {
     );
     const purge = startRewardKeyPurge({ orm, log });
     try {
-      const left = async () =>
-        boundQuery<{ idempotency_key: string }>(
+      await eventuallyPasses(async () => {
+        const left = await boundQuery<{ idempotency_key: string }>(
           orm.em.fork(),
           'SELECT idempotency_key FROM reward_keys WHERE partner_id = $1',
           [partnerId],
         );
-      const deadline = Date.now() + 10_000;
-      while ((await left()).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      expect((await left()).map((r) => r.idempotency_key)).toEqual(['recent']);
+        expect(left.map((r) => r.idempotency_key)).toEqual(['recent']);
+      });
     } finally {
       await purge.stop();
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
-import { isolatedDatabases } from '@coin/testing';
+import { eventuallyPasses, isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdempotencyPurge } from '../src/ledger/purge-idempotency-keys.ts';
 import { createTransferBatcher } from '../src/ledger/transfer-batcher.ts';
@@ -56,17 +56,14 @@ describe('idempotency key purge', () => {
     );
     const purge = startIdempotencyPurge({ orm, log, ttlHours: 72 });
     try {
-      const left = async () =>
-        (
-          await boundQuery<{ key: string }>(
-            orm.em.fork(),
-            'SELECT key FROM idempotency_keys WHERE partner_id = $1',
-            [partnerId],
-          )
-        ).map((r) => r.key);
-      const deadline = Date.now() + 10_000;
-      while ((await left()).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      expect(await left()).toEqual(['recent']);
+      await eventuallyPasses(async () => {
+        const left = await boundQuery<{ key: string }>(
+          orm.em.fork(),
+          'SELECT key FROM idempotency_keys WHERE partner_id = $1',
+          [partnerId],
+        );
+        expect(left.map((r) => r.key)).toEqual(['recent']);
+      });
       const [{ n }] = await boundQuery<{ n: number }>(
         orm.em.fork(),
         'SELECT count(*)::int AS n FROM ledger_entries WHERE partner_id = $1',

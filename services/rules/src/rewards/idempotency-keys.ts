@@ -36,30 +36,17 @@ export async function checkRewardKey(
 }
 
 /**
- * Deletes up to `limit` keys older than their retention and returns how many. The table has no index
- * on `created_at` (one entry more for every reward): a chunk stops at its first `limit` rows found.
+ * Forgets reward keys older than their retention, hourly. The table has no index on `created_at` (one
+ * entry more for every reward), so a chunk takes the first expired keys it finds.
  */
-async function forgetOldRewardKeys(em: EntityManager, limit: number): Promise<number> {
-  const [{ deleted }] = await boundQuery<{ deleted: number }>(
-    em,
-    `WITH d AS (
-       DELETE FROM reward_keys WHERE ctid = ANY(ARRAY(
-         SELECT ctid FROM reward_keys WHERE created_at < now() - make_interval(days => $1)
-          LIMIT $2 FOR UPDATE SKIP LOCKED))
-       RETURNING 1)
-     SELECT count(*)::int AS deleted FROM d`,
-    [KEY_RETENTION_DAYS, limit],
-  );
-  return deleted;
-}
-
-/** Forgets reward keys older than their retention, hourly. */
 export function startRewardKeyPurge(opts: { orm: Database; log: Logger }) {
   return startPurge({
     what: 'reward idempotency keys',
     orm: opts.orm,
     log: opts.log,
-    deleteSome: forgetOldRewardKeys,
+    table: 'reward_keys',
+    expired: 'created_at < now() - make_interval(days => $1)',
+    params: [KEY_RETENTION_DAYS],
     intervalMs: 60 * 60_000,
   });
 }
