@@ -14,8 +14,6 @@ export function startOutboxRetention(opts: {
   log: Logger;
   service: string;
   retentionHours: number;
-  /** Between two purges once the old rows are gone; 10 minutes by default. */
-  intervalMs?: number;
 }): PollLoop {
   return startPurge({
     what: 'published outbox rows',
@@ -25,7 +23,7 @@ export function startOutboxRetention(opts: {
     expired: 'published_at < now() - make_interval(hours => $1)',
     params: [opts.retentionHours],
     oldestFirst: 'published_at',
-    intervalMs: opts.intervalMs ?? 10 * 60_000,
+    intervalMs: 10 * 60_000,
     onDeleted: (count) => outboxPurged.inc({ service: opts.service }, count),
   });
 }

@@ -60,7 +60,7 @@ describe('outbox retention', () => {
     await rows(2, 'pending', 72);
     await rows(2, 'parked', 72);
     const service = `retention-${randomUUID().slice(0, 8)}`;
-    const retention = startOutboxRetention({ orm, log, service, retentionHours: 48, intervalMs: 60_000 });
+    const retention = startOutboxRetention({ orm, log, service, retentionHours: 48 });
     try {
       await eventuallyPasses(async () =>
         expect(await counts()).toEqual({ published: 3, pending: 2, parked: 2 }),
@@ -76,7 +76,7 @@ describe('outbox retention', () => {
     await rows(20_000, 'published', 100);
     const services = [`replica-a-${randomUUID().slice(0, 8)}`, `replica-b-${randomUUID().slice(0, 8)}`];
     const replicas = services.map((service) =>
-      startOutboxRetention({ orm, log, service, retentionHours: 24, intervalMs: 60_000 }),
+      startOutboxRetention({ orm, log, service, retentionHours: 24 }),
     );
     try {
       await eventuallyPasses(async () => expect(await counts()).toEqual({}));

@@ -2,10 +2,10 @@ import { boundQuery, type Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
 import { type PollLoop, startPollLoop } from './poll-loop.ts';
 
-/** Rows deleted per statement, unless a purge says otherwise. */
-const DEFAULT_CHUNK = 5000;
+/** Rows deleted per statement: short transactions, whatever the backlog. */
+const CHUNK = 5000;
 
-export interface PurgeOptions {
+interface PurgeOptions {
   /** What is deleted, for the logs: "published outbox rows". */
   what: string;
   orm: Database;
@@ -17,18 +17,16 @@ export interface PurgeOptions {
   /** Deletes oldest first by this column (give it an index); without, the first expired rows found. */
   oldestFirst?: string;
   intervalMs: number;
-  chunk?: number;
   onDeleted?: (count: number) => void;
 }
 
 /**
- * The one way a table is kept to its retention: one statement deletes up to `chunk` expired rows,
+ * The one way a table is kept to its retention: one statement deletes up to 5,000 expired rows,
  * skipping those another replica is deleting. It runs at start, again at once while chunks come back
  * full, and otherwise every `intervalMs`, so a backlog (after an upgrade, an outage, a burst) goes in
  * short transactions, never in one DELETE long enough for the statement timeout to cancel it every time.
  */
 export function startPurge(opts: PurgeOptions): PollLoop {
-  const chunk = opts.chunk ?? DEFAULT_CHUNK;
   const order = opts.oldestFirst ? `ORDER BY ${opts.oldestFirst}` : '';
   const sql = `WITH d AS (
       DELETE FROM ${opts.table} WHERE ctid = ANY(ARRAY(
@@ -40,13 +38,13 @@ export function startPurge(opts: PurgeOptions): PollLoop {
     once: async () => {
       const [{ deleted }] = await boundQuery<{ deleted: number }>(opts.orm.em.fork(), sql, [
         ...opts.params,
-        chunk,
+        CHUNK,
       ]);
       if (deleted > 0) {
         opts.onDeleted?.(deleted);
         opts.log.debug({ deleted }, `${opts.what} purged`);
       }
-      return deleted === chunk ? deleted : 0;
+      return deleted === CHUNK ? deleted : 0;
     },
     intervalMs: opts.intervalMs,
     onError: (err) => opts.log.warn({ err }, `purge of ${opts.what} failed; will retry`),
