@@ -1,4 +1,4 @@
-import { boundQuery, type EntityManager } from '@coin/db';
+import { boundQuery, type Database, type EntityManager } from '@coin/db';
 
 /**
  * Runs `apply` in a transaction only if this consumer has not applied `eventId` before; the id is
@@ -47,4 +47,20 @@ export async function applyOnceEach<T extends { eventId: string }>(
     if (fresh.length > 0) await apply(tx, fresh);
     return fresh;
   });
+}
+
+/**
+ * The consumer's `beforePark` for events applied once under `consumers`: an event parked after
+ * failing for a day may still have been applied (its transaction committed, a later step failed),
+ * and its replay can come at any time, so its id is pinned and the retention purge keeps it. When
+ * the pin cannot be written the event is not parked and is retried instead.
+ */
+export function keepAppliedId(orm: Database, consumers: readonly string[]) {
+  return async (event: { eventId: string }): Promise<void> => {
+    await boundQuery(
+      orm.em.fork(),
+      'UPDATE applied_events SET pinned = true WHERE consumer = ANY($1) AND event_id = $2',
+      [consumers, event.eventId],
+    );
+  };
 }

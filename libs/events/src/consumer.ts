@@ -31,6 +31,11 @@ interface CommonOptions<S extends z.ZodType> {
    * it must not act on). An existing durable keeps its place either way.
    */
   startAt?: 'all' | 'new';
+  /**
+   * Runs before an event that kept failing is parked (not one that did not parse); when it throws,
+   * the event is retried instead. A consumer that applies events once passes `keepAppliedId`.
+   */
+  beforePark?: (event: z.output<S>) => Promise<void>;
 }
 
 export type ConsumerOptions<S extends z.ZodType> = CommonOptions<S> &
@@ -127,11 +132,27 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
     return undefined;
   }
 
+  /** Parks an event that kept failing, once `beforePark` has run; retries it when that throws. */
+  async function parkFailed({ msg, event }: Item<T>, err: unknown): Promise<void> {
+    try {
+      await opts.beforePark?.(event);
+    } catch (keepErr) {
+      log.error(
+        { err: keepErr, subject: msg.subject, seq: msg.seq },
+        'event could not be parked; will retry',
+      );
+      msg.nak(clock.backoff(msg.info.deliveryCount));
+      return;
+    }
+    await parkOne(msg, `failed for ${opts.retry?.forMs ?? DEFAULT_RETRY.forMs} ms: ${String(err)}`, err);
+  }
+
   async function failed(items: Item<T>[], err: unknown): Promise<void> {
-    for (const { msg } of items) {
+    for (const item of items) {
+      const { msg } = item;
       const decision = clock.failed(msg.seq, msg.info.deliveryCount);
       if (decision.park) {
-        await parkOne(msg, `failed for ${opts.retry?.forMs ?? DEFAULT_RETRY.forMs} ms: ${String(err)}`, err);
+        await parkFailed(item, err);
       } else {
         consumerOutcomes.inc({ durable: label, outcome: 'retry' });
         log.warn(

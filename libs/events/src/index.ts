@@ -1,4 +1,5 @@
-export { applyOnce, applyOnceEach } from './apply-once.ts';
+export { startAppliedEventsRetention } from './applied-events-retention.ts';
+export { applyOnce, applyOnceEach, keepAppliedId } from './apply-once.ts';
 export { type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
 export {
   addToOutbox,

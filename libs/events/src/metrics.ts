@@ -26,6 +26,12 @@ export const outboxPurged = counter({
   labelNames: ['service'] as const,
 });
 
+export const appliedEventsPurged = counter({
+  name: 'coin_applied_events_purged_total',
+  help: "Consumers' applied-event ids deleted once older than the events stream's retention and a day, by service",
+  labelNames: ['service'] as const,
+});
+
 /** Reports a relay's backlog at every scrape until the returned function is called. */
 export function watchOutbox(service: string, backlog: Backlog): () => void {
   return outboxGauges.watch({ service }, backlog);

@@ -1,7 +1,7 @@
 import { Migration } from '@coin/db';
 import type { JobQueue } from '@coin/jobs';
 
-/** Each service that publishes includes this migration: its outbox and its applied-event ids. */
+/** Each service that publishes or consumes includes this migration: its outbox and its applied-event ids. */
 class OutboxMigration extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
@@ -60,11 +60,26 @@ class OutboxPublishedIndexMigration extends Migration {
   }
 }
 
+/**
+ * Applied ids are deleted once no copy of their event can arrive again (applied-events-retention.ts),
+ * oldest first by `applied_events_expiring`; a parked event's id is pinned instead, for as long as its
+ * replay may come. The column's constant default adds it without rewriting the table.
+ */
+class AppliedEventsRetentionMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('ALTER TABLE applied_events ADD COLUMN IF NOT EXISTS pinned boolean NOT NULL DEFAULT false');
+    this.addSql(
+      'CREATE INDEX IF NOT EXISTS applied_events_expiring ON applied_events (applied_at) WHERE NOT pinned',
+    );
+  }
+}
+
 /** Every service that publishes lists these first among its migrations. */
 export const outboxMigrations = [
   { name: '0000-outbox', class: OutboxMigration },
   { name: '0000-outbox-retries', class: OutboxRetriesMigration },
   { name: '0000-outbox-published-index', class: OutboxPublishedIndexMigration },
+  { name: '0000-applied-events-retention', class: AppliedEventsRetentionMigration },
 ];
 
 /** The outbox seen as a queue, for the operator's list and replay of parked rows. */

@@ -3,7 +3,9 @@ import { type JetStreamManager, jetstreamManager, RetentionPolicy, StorageType }
 import type { NatsConnection } from '@nats-io/transport-node';
 
 const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
-const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
+/** How long the events stream keeps a message, delivered or not. */
+export const EVENTS_MAX_AGE_DAYS = 30;
+const MAX_AGE_NS = EVENTS_MAX_AGE_DAYS * 24 * 3600 * 1e9;
 
 /** The replica count a process configured for its streams (EVENTS_STREAM_REPLICAS), per connection. */
 const replicasOf = new WeakMap<NatsConnection, number>();

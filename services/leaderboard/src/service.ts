@@ -1,3 +1,4 @@
+import { startAppliedEventsRetention } from '@coin/events';
 import { startService } from '@coin/startup';
 import { BoardIndex } from './board-index.ts';
 import { leaderboardConfig } from './config.ts';
@@ -28,6 +29,7 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
       background(await consumeTransfers(deps), 'transfers consumer');
       background(await consumeRewards(deps), 'rewards consumer');
       background(await consumeReversals(deps), 'reversals consumer');
+      background(startAppliedEventsRetention({ orm, log, service: config.service }), 'applied ids purge');
       return [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()];
     },
     database: { migrations: leaderboardMigrations },

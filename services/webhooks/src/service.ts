@@ -1,3 +1,4 @@
+import { startAppliedEventsRetention } from '@coin/events';
 import { startService } from '@coin/startup';
 import { webhooksConfig } from './config.ts';
 import { startDispatcher } from './delivery/dispatcher.ts';
@@ -26,6 +27,7 @@ export async function startWebhooks(env: NodeJS.ProcessEnv = process.env) {
       const sources = [starterOf(onboardingSource(nc, config.REQUEST_TIMEOUT_MS)), ...eventSources];
       for (const source of sources)
         background(await source.start(consumerDeps), `${source.durable} consumer`);
+      background(startAppliedEventsRetention({ orm, log, service: config.service }), 'applied ids purge');
       const deps: WebhooksDeps = { orm, config, dispatcher };
       return [listDeliveriesHandler(deps), retryDeliveryHandler(deps), listEventKindsHandler()];
     },

@@ -1,4 +1,4 @@
-import { applyOnceEach, type RunningConsumer, startConsumer } from '@coin/events';
+import { applyOnceEach, keepAppliedId, type RunningConsumer, startConsumer } from '@coin/events';
 import type { z } from 'zod';
 import type { LeaderboardDeps } from '../deps.ts';
 import { addToStandings, type BoardStanding, findStanding, type StandingChange } from '../standings.ts';
@@ -64,6 +64,7 @@ export function consumeStandings<S extends z.ZodType<{ eventId: string }>>(
     durable: opts.durable,
     subject: opts.subject,
     schema: opts.schema,
+    beforePark: keepAppliedId(deps.orm, [opts.durable]),
     batch: { size: deps.config.LEADERBOARD_BATCH, lingerMs: deps.config.LEADERBOARD_LINGER_MS },
     handleBatch: async (events) => {
       const changes: EventChange[] = [];

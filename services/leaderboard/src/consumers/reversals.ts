@@ -1,5 +1,5 @@
 import { EVENT_CONSUMERS, EVENT_SUBJECTS, transferReversedEvent } from '@coin/contracts';
-import { type RunningConsumer, startConsumer } from '@coin/events';
+import { keepAppliedId, type RunningConsumer, startConsumer } from '@coin/events';
 import { coinBoardAt, POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
 import { consumerSettings, type EventChange, recordStandings } from './record-standing.ts';
@@ -28,6 +28,7 @@ export function consumeReversals(deps: LeaderboardDeps): Promise<RunningConsumer
     durable: DURABLE,
     subject: EVENT_SUBJECTS.transferReversed,
     schema: transferReversedEvent,
+    beforePark: keepAppliedId(deps.orm, [DURABLE, POINTS_CONSUMER]),
     handle: async (event) => {
       if (event.debitOrCredit !== 'DE') return;
       const change = {

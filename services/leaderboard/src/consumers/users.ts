@@ -5,7 +5,7 @@ import {
   type UsersOnboardedEvent,
   usersOnboardedEvent,
 } from '@coin/contracts';
-import { applyOnceEach, type RunningConsumer, startConsumer } from '@coin/events';
+import { applyOnceEach, keepAppliedId, type RunningConsumer, startConsumer } from '@coin/events';
 import type { LeaderboardDeps } from '../deps.ts';
 import { saveUsers } from '../users.ts';
 import { consumerSettings } from './record-standing.ts';
@@ -41,6 +41,7 @@ export function consumeUsers(deps: LeaderboardDeps): Promise<RunningConsumer> {
     durable: DURABLE,
     subject: EVENT_SUBJECTS.usersOnboarded,
     schema: usersOnboardedEvent,
+    beforePark: keepAppliedId(deps.orm, [DURABLE]),
     batch: { size: BATCH },
     handleBatch: async (events) => {
       await applyOnceEach(deps.orm.em.fork(), DURABLE, events, async (tx, fresh) => {

@@ -1,7 +1,13 @@
 import type { NatsConnection } from '@coin/bus';
 import type { webhooks } from '@coin/contracts';
 import type { Database } from '@coin/db';
-import { applyOnceEach, type EventMeta, type RunningConsumer, startConsumer } from '@coin/events';
+import {
+  applyOnceEach,
+  type EventMeta,
+  keepAppliedId,
+  type RunningConsumer,
+  startConsumer,
+} from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { z } from 'zod';
 import { type PartnerEndpoints, receives } from './partner-endpoints.ts';
@@ -74,6 +80,7 @@ function consumeWebhookEvents<S extends z.ZodType<BusEvent>>(
     durable,
     subject: source.consumer.subject,
     schema: source.schema,
+    beforePark: keepAppliedId(deps.orm, [durable]),
     concurrency: 4,
     startAt: source.fromDeployment ? ('new' as const) : ('all' as const),
   };
