@@ -12,6 +12,7 @@ import {
   keepAppliedId,
   listParked,
   outboxMigrations,
+  type ParkedEvent,
   parkedStreamName,
   type RunningConsumer,
   startAppliedEventsRetention,
@@ -72,6 +73,16 @@ async function purged(service: string): Promise<number> {
 
 const schema = z.object({ eventId: z.guid() });
 
+async function parkedOf(durable: string): Promise<ParkedEvent[]> {
+  const out: ParkedEvent[] = [];
+  for await (const p of listParked(nc, durable)) out.push(p);
+  return out;
+}
+
+async function publish(subject: string, eventId: string): Promise<void> {
+  await jetstream(nc).publish(namesOf(nc).event(subject), JSON.stringify({ eventId }), { msgID: eventId });
+}
+
 describe('applied-event ids', () => {
   it('are deleted a day after the events stream lets their events go, chunk after chunk, unless pinned', async () => {
     const consumer = `purge-${randomUUID().slice(0, 8)}`;
@@ -113,16 +124,10 @@ describe('applied-event ids', () => {
     });
     try {
       const eventId = randomUUID();
-      await jetstream(nc).publish(namesOf(nc).event(subject), JSON.stringify({ eventId }), {
-        msgID: eventId,
-      });
+      await publish(subject, eventId);
       await eventuallyPasses(async () => expect(effects).toBe(1));
       offsetMs = 24 * 3600_000;
-      await eventuallyPasses(async () => {
-        const parked = [];
-        for await (const p of listParked(nc, durable)) parked.push(p);
-        expect(parked).toHaveLength(1);
-      });
+      await eventuallyPasses(async () => expect(await parkedOf(durable)).toHaveLength(1));
       const [row] = await boundQuery<{ pinned: boolean }>(
         orm.em.fork(),
         'SELECT pinned FROM applied_events WHERE consumer = $1 AND event_id = $2',
@@ -174,15 +179,10 @@ describe('applied-event ids', () => {
     });
     try {
       const eventId = randomUUID();
-      await jetstream(nc).publish(namesOf(nc).event(subject), JSON.stringify({ eventId }), {
-        msgID: eventId,
-      });
-      await eventuallyPasses(async () => {
-        const parked = [];
-        for await (const p of listParked(nc, durable)) parked.push(p);
-        expect(parked).toHaveLength(1);
-        expect(parked[0].deliveries).toBe(4);
-      });
+      await publish(subject, eventId);
+      await eventuallyPasses(async () =>
+        expect(await parkedOf(durable)).toEqual([expect.objectContaining({ deliveries: 4 })]),
+      );
       expect(pinned).toBe(1);
     } finally {
       await consumer.stop();
