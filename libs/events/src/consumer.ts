@@ -139,7 +139,7 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
     } catch (keepErr) {
       log.error(
         { err: keepErr, subject: msg.subject, seq: msg.seq },
-        'event could not be parked; will retry',
+        'event not parked: beforePark failed (its applied id not pinned); will retry',
       );
       msg.nak(clock.backoff(msg.info.deliveryCount));
       return;

@@ -74,7 +74,7 @@ class AppliedEventsRetentionMigration extends Migration {
   }
 }
 
-/** Every service that publishes lists these first among its migrations. */
+/** Every service that publishes or consumes lists these first among its migrations. */
 export const outboxMigrations = [
   { name: '0000-outbox', class: OutboxMigration },
   { name: '0000-outbox-retries', class: OutboxRetriesMigration },
