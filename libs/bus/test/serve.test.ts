@@ -189,6 +189,8 @@ describe('bus request-reply', () => {
         }),
       ],
     });
+    // The service's subscription reaches the server before any request does, or a request finds no responder.
+    await serviceNc.flush();
     const delays = [5, 150, 300];
     const calls = delays.map((ms) => callOperation(nc, nap, { body: { ms } }, { timeoutMs: 2000 }));
     await expect.poll(() => arrived).toBe(delays.length);
