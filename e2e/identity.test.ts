@@ -54,7 +54,7 @@ describe('partner registration', () => {
     );
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(p.partnerId).toMatch(/^[0-9a-f-]{36}$/);
-    // One partner id: `id` is the `partnerId` other calls expect (README, Authentication).
+    // One partner id: `id` is the `partnerId` other calls expect (docs/partners/authentication-and-scopes.md).
     expect(p.id).toBe(p.partnerId);
     expect(p.clientId).toMatch(/^[0-9a-f]{64}$/);
     expect(p.email).toBe(body.email);

@@ -9,7 +9,7 @@ import { stackWith } from './support/stack.ts';
 import { TO_USER, transfer } from './support/wallet.ts';
 
 const run = promisify(execFile);
-const SCRIPT = new URL('../docs/verify-ledger-export.mjs', import.meta.url).pathname;
+const SCRIPT = new URL('../docs/partners/verify-ledger-export.mjs', import.meta.url).pathname;
 
 let stack: Stack;
 let partner: RegisteredPartner;
@@ -28,7 +28,7 @@ const walletDb = <T = any>(sql: string, params: unknown[] = []) =>
 
 const verify = () => withDatabase(stack.env.WALLET_DATABASE_URL!, verifyLedger);
 
-/** The partner's script from the README, run as a partner would. */
+/** The partner's script of docs/partners/, run as a partner would. */
 function partnerScript() {
   return run(process.execPath, [SCRIPT], {
     env: { ...process.env, COIN_API: stack.url, COIN_TOKEN: partner.accessToken },

@@ -1,6 +1,6 @@
 /**
- * `npm run parked`: the operator's one command for work given up after its retries (README, "Parked
- * work"):
+ * `npm run parked`: the operator's one command for work given up after its retries
+ * (docs/operating/events-and-parked-work.md):
  *   npm run parked -- jobs <service> list [queue]                    a service's parked jobs and outbox rows
  *   npm run parked -- jobs <service> replay <queue> (<id>… | --all)  due again now
  *   npm run parked -- events list [--durable <name>]                 events parked by consumers

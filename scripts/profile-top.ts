@@ -2,7 +2,7 @@
  * `node scripts/profile-top.ts <file.cpuprofile> [count]`: the functions with the most time of their
  * own (self time, idle left out), with their share of the busy time: enough to read a `--cpu-prof`
  * profile where no browser is at hand. Busy is not all CPU on a saturated machine: V8 samples by the
- * clock, so a thread's time waiting for a core lands in the call it was preempted in (README, perf).
+ * clock, so a thread's time waiting for a core lands in the call it was preempted in (docs/testing.md, "Measuring and profiling").
  */
 import { readFileSync } from 'node:fs';
 

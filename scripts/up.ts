@@ -68,13 +68,13 @@ async function checkServers(): Promise<void> {
 await checkServers();
 const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
 // Every process here shares one environment, so none has a NATS user of its own: make up is for a
-// server without authorization, where anyone reaching it may call anything (README, NATS credentials).
+// server without authorization, where anyone reaching it may call anything (docs/operating/security.md, "NATS credentials").
 console.warn(
   `make up: connecting every process to NATS at ${natsUrl} WITHOUT credentials (development only; each service warns too)`,
 );
 const nc = await connectBus(natsUrl, 'make-up', env.NATS_NAMESPACE ?? '').catch((err: Error) => {
   console.error(
-    `make up: NATS at ${natsUrl} refused an anonymous connection (${err.message}). make up needs a NATS without authorization; with credentials, run each service with its own NATS_NKEY_SEED (README, "NATS credentials") or use docker compose.`,
+    `make up: NATS at ${natsUrl} refused an anonymous connection (${err.message}). make up needs a NATS without authorization; with credentials, run each service with its own NATS_NKEY_SEED (docs/operating/security.md, "NATS credentials") or use docker compose.`,
   );
   process.exit(1);
 });

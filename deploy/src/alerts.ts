@@ -15,7 +15,7 @@ import type { Problem } from './kubernetes.ts';
 
 const RULES = 'deploy/alerts/coin-rewards.rules.yml';
 const TESTS = 'deploy/alerts/coin-rewards.test.yml';
-const RUNBOOKS = 'docs/runbooks.md';
+const RUNBOOKS = 'docs/operating/runbooks.md';
 export const PROMETHEUS_RULE = 'k8s/overlays/production/prometheus-rule.yaml';
 
 interface Rule {

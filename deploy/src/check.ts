@@ -74,7 +74,7 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   problems.push(...checkAlerts(root));
   checked.push({ source: 'deploy/alerts', resources: 1 });
   problems.push(...checkRunbookCommands(root));
-  checked.push({ source: 'docs/runbooks.md', resources: 1 });
+  checked.push({ source: 'docs/operating/runbooks.md', resources: 1 });
   problems.push(...checkRuntimeFlags(root));
   checked.push({ source: 'Dockerfile', resources: 1 });
   return { checked, problems, budgets };

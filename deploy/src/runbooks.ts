@@ -1,13 +1,13 @@
 /**
  * The commands a runbook tells the on-call engineer to run must exist: a runbook naming a script, a
  * sub-command, a queue or a flag that is not there fails at the worst moment. Checked offline: every
- * `npm run …`, `node <file>` and `make <target>` in a code span of docs/runbooks.md.
+ * `npm run …`, `node <file>` and `make <target>` in a code span of docs/operating/runbooks.md.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Problem } from './kubernetes.ts';
 
-const RUNBOOKS = 'docs/runbooks.md';
+const RUNBOOKS = 'docs/operating/runbooks.md';
 
 interface Workspace {
   dir: string;

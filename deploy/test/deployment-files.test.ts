@@ -51,7 +51,7 @@ describe('deployment files', () => {
       'docker-compose.yml',
       'deploy/grafana',
       'deploy/alerts',
-      'docs/runbooks.md',
+      'docs/operating/runbooks.md',
       'Dockerfile',
     ]);
     // Seven deployables, each with a Deployment, Service, HPA and PDB, in both renderings.
@@ -119,16 +119,19 @@ describe('deployment files', () => {
   it('refuses an alert rule not deployed, without a runbook section or without a rule test', async () => {
     const dir = await brokenCopy('deploy/alerts/coin-rewards.rules.yml', (t) =>
       t
-        .replace('runbook_url: docs/runbooks.md#coinoutboxstuck', 'runbook_url: docs/runbooks.md#outbox')
+        .replace(
+          'runbook_url: docs/operating/runbooks.md#coinoutboxstuck',
+          'runbook_url: docs/operating/runbooks.md#outbox',
+        )
         .replace('alert: CoinDbTimeouts', 'alert: CoinDbTimeoutsRenamed')
         .replace(
-          'runbook_url: docs/runbooks.md#coindbtimeouts',
-          'runbook_url: docs/runbooks.md#coindbpoolsaturated',
+          'runbook_url: docs/operating/runbooks.md#coindbtimeouts',
+          'runbook_url: docs/operating/runbooks.md#coindbpoolsaturated',
         ),
     );
     const problems = checkAlerts(dir).map((p) => `${p.resource}: ${p.message}`);
     expect(problems).toEqual([
-      'CoinOutboxStuck: runbook_url docs/runbooks.md#outbox names no section of docs/runbooks.md',
+      'CoinOutboxStuck: runbook_url docs/operating/runbooks.md#outbox names no section of docs/operating/runbooks.md',
       'CoinDbTimeoutsRenamed: no rule test shows it firing',
       'CoinDbTimeoutsRenamed: no rule test shows it quiet on a healthy series',
       'PrometheusRule/coin-rewards: differs from deploy/alerts/coin-rewards.rules.yml: run npm run alerts:sync',
@@ -148,7 +151,7 @@ describe('deployment files', () => {
 
   it('refuses a runbook command, sub-command, queue or flag that does not exist', async () => {
     expect(checkRunbookCommands(ROOT)).toEqual([]);
-    const dir = await brokenCopy('docs/runbooks.md', (t) =>
+    const dir = await brokenCopy('docs/operating/runbooks.md', (t) =>
       t
         .replace('`npm run parked -- events list --durable <durable>`', '`npm run parked -- events lsit`')
         .replace(
@@ -165,7 +168,7 @@ describe('deployment files', () => {
           'node services/wallet/src/verify-ledger.ts',
         ),
     );
-    const problems = checkRunbookCommands(ROOT, join(dir, 'docs', 'runbooks.md')).map(
+    const problems = checkRunbookCommands(ROOT, join(dir, 'docs', 'operating', 'runbooks.md')).map(
       (p) => `${p.resource}: ${p.message}`,
     );
     expect(problems.sort()).toEqual(

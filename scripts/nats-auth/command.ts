@@ -1,5 +1,5 @@
 /**
- * NATS credentials and the server's authorization (README, "NATS credentials"):
+ * NATS credentials and the server's authorization (docs/operating/security.md, "NATS credentials"):
  *   npm run nats:auth -- keys <dir>                 a seed file <dir>/<role>.nk for each role that has none
  *   npm run nats:auth -- rotate <dir> <role>        a second seed for <role>, valid beside the first
  *   npm run nats:auth -- config <dir> [--namespace <ns>] [--out <file>]

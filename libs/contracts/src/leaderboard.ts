@@ -73,7 +73,7 @@ const pointsEntrySchema = z.object({
   points: z.number(),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
-  /** Null only while the user's details cannot be had from onboarding (see the README). */
+  /** Null only while the user's details cannot be had from onboarding (docs/partners/leaderboards.md). */
   user: leaderboardUserSchema.nullable(),
 });
 

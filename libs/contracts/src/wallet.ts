@@ -200,7 +200,7 @@ export const setTreasury = http('setTreasury', 'PUT /api/v1/laas/coins/treasury'
   },
 });
 
-/** One entry of a partner's hash chain, with what the chain covers (README, "A ledger you can verify"). */
+/** One entry of a partner's hash chain, with what the chain covers (docs/partners/coins-and-ledger.md, "A ledger you can verify"). */
 const chainEntrySchema = z.object({
   /** Position in the partner's chain: 1, 2, … with no gaps. */
   seq: z.number().int(),

@@ -110,7 +110,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       }
       return scope.em;
     },
-    // No entities: every query is SQL through boundQuery (README, Architecture).
+    // No entities: every query is SQL through boundQuery (docs/architecture.md, "Data access").
     entities: [],
     pool: { min: 0, max: poolMax },
     driverOptions: {

@@ -1,5 +1,5 @@
 /**
- * The operator's view of parked events (README, "Parked events"):
+ * The operator's view of parked events (docs/operating/events-and-parked-work.md):
  *   npm run parked -- events list [--durable <name>]
  *   npm run parked -- events replay <seq>... | --durable <name> --all
  * `list` prints one JSON object per parked event; `replay` publishes each again for the consumer

@@ -45,7 +45,7 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
     async bus() {
       if (!config.NATS_NKEY_SEED)
         log.warn(
-          'NATS_NKEY_SEED is not set: connecting to NATS without credentials. Only a server without authorization accepts this, and on it any process can call any operation; set a seed per service in production (README, "NATS credentials")',
+          'NATS_NKEY_SEED is not set: connecting to NATS without credentials. Only a server without authorization accepts this, and on it any process can call any operation; set a seed per service in production (docs/operating/security.md, "NATS credentials")',
         );
       const nc = await connectBus(config.NATS_URL, name, config.NATS_NAMESPACE, config.NATS_NKEY_SEED);
       list.add('bus', { stop: () => nc.drain().catch(() => undefined) });

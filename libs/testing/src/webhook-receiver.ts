@@ -72,7 +72,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   };
 }
 
-/** Standard Webhooks verification, as a partner would write it (README's sample). */
+/** Standard Webhooks verification, as a partner would write it (the sample in docs/partners/webhooks.md). */
 export function verifySignature(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
   const id = String(headers['webhook-id']);
   const timestamp = String(headers['webhook-timestamp']);

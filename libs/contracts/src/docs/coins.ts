@@ -123,7 +123,7 @@ export const walletDocs: Record<string, OperationDocs> = {
   },
   ledgerExport: {
     description:
-      'Your ledger entries in the order of your hash chain, sealed after commit (usually within a second): each with its position `seq` (1, 2, … no gaps), `prevHash` and `hash` = hex(SHA-256(prevHash ‖ canonical entry)); the first `prevHash` is 64 zeros. The canonical entry and a standalone script to verify an export are in the README ("A ledger you can verify"). Page with `after` = the previous page\'s `nextAfter` until it is null.',
+      'Your ledger entries in the order of your hash chain, sealed after commit (usually within a second): each with its position `seq` (1, 2, … no gaps), `prevHash` and `hash` = hex(SHA-256(prevHash ‖ canonical entry)); the first `prevHash` is 64 zeros. The canonical entry and a standalone script to verify an export are in the partner guide "Coins and ledger" (docs/partners/coins-and-ledger.md). Page with `after` = the previous page\'s `nextAfter` until it is null.',
     query: { after: 0, limit: 100 },
     response: {
       entries: [

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * The key-encryption key of development mode only: public (it is in the README), so anything it
+ * The key-encryption key of development mode only: public (it is in docs/operating/security.md), so anything it
  * encrypts is as good as plain text. Production refuses to start without KEY_ENCRYPTION_KEY.
  */
 export const DEVELOPMENT_KEY_ENCRYPTION_KEY = 'aW5zZWN1cmUtZGV2ZWxvcG1lbnQtb25seS1rZXktMzI=';

@@ -3,7 +3,7 @@
  * keeps the previous one verifying for N seconds (SIGNING_KEY_OVERLAP_SECONDS by default);
  * `npm run keys:list -w @coin/identity` lists the keys and their state;
  * `npm run keys:decrypt-for-rollback -w @coin/identity` writes the private keys back in plain
- * text, for release 1.0.0 only (CHANGELOG). See the README's Security.
+ * text, for release 1.0.0 only (CHANGELOG). See docs/operating/security.md, "Signing keys".
  */
 import { parseArgs } from 'node:util';
 import { runCommand } from '@coin/startup';

@@ -1,6 +1,6 @@
 /**
  * `npm run parked -- jobs identity list [queue]` prints its parked jobs with their errors;
- * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ * `… -- replay <queue> <id>… | --all` makes them due again. See docs/operating/events-and-parked-work.md.
  */
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';

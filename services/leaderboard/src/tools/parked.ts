@@ -1,6 +1,6 @@
 /**
  * `npm run parked -- jobs leaderboard list [queue]` prints its parked outbox rows with their errors;
- * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ * `… -- replay <queue> <id>… | --all` makes them due again. See docs/operating/events-and-parked-work.md.
  */
 import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';

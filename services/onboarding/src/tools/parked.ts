@@ -1,6 +1,6 @@
 /**
  * `npm run parked -- jobs onboarding list [queue]` prints its parked jobs and outbox rows with their errors;
- * `… -- replay <queue> <id>… | --all` makes them due again. See the README's "Parked work".
+ * `… -- replay <queue> <id>… | --all` makes them due again. See docs/operating/events-and-parked-work.md.
  */
 import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';

@@ -20,7 +20,7 @@ export interface ChainEntry
 const PARTY_FIELDS = ['id', 'userId', 'fullname_businessName', 'email', 'tag'] as const;
 
 /**
- * The canonical form, byte for byte (README, "A ledger you can verify"): the UTF-8 bytes of the JSON
+ * The canonical form, byte for byte (docs/partners/coins-and-ledger.md, "A ledger you can verify"): the UTF-8 bytes of the JSON
  * array (JSON.stringify, no spaces) of, in order, seq (number), id, userId, transactionType,
  * debitOrCredit, coins, balanceAfter (text or null), narration, createdAt, then from's and to's id,
  * userId, fullname_businessName, email, tag (text or null).
