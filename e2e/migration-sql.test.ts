@@ -9,10 +9,10 @@ import { webhooksMigrations } from '../services/webhooks/src/migrations/index.ts
 
 /**
  * A migration is applied once and tracked by name, so its SQL must never change afterwards: a database
- * migrated before the change and one migrated after would differ. Migrations build their SQL from shared
- * templates (the wallet's batch function, the job queue's columns in @coin/jobs); these digests (SHA-256 of
- * the statements, as JSON) are what each wrote when it was applied. Pin each new migration here once it is
- * applied anywhere.
+ * migrated before the change and one migrated after would differ. These digests (SHA-256 of the
+ * statements a migration file gives, as JSON) are what each wrote when it was applied; a file edited
+ * after the fact fails here. Every migration is pinned: a new one fails until its digest (shown in
+ * the failure) is added.
  */
 const APPLIED: Record<string, string> = {
   'identity/0001-partners-and-tokens': 'f49039ba82cdeb4e',
@@ -23,22 +23,28 @@ const APPLIED: Record<string, string> = {
   'identity/0006-signing-key-rotation': '8d1b82c7d5e9f2cd',
   'identity/0007-webhook-events': 'fbaff4fbf62b1f7d',
   'identity/0008-parked-mail-index': '4cba88fb4a433661',
-  'leaderboard/0000-outbox': 'a5731a077b79af02',
-  'leaderboard/0000-outbox-retries': '8a111a04be4ed7c5',
+  'leaderboard/events-applied-events': 'f7dddda03630bd29',
+  'leaderboard/events-applied-events-retention': '38820ec3f379239c',
   'leaderboard/0001-standings': '2074146c70f49443',
-  'onboarding/0000-outbox': 'a5731a077b79af02',
-  'onboarding/0000-outbox-retries': '8a111a04be4ed7c5',
+  'leaderboard/0002-no-outbox': '5b5c7d261de61f0d',
+  'onboarding/events-outbox': '4fffc9d28fc85c38',
+  'onboarding/events-outbox-retries': '8a111a04be4ed7c5',
+  'onboarding/events-outbox-published-index': '7fe8865c553ba5a7',
   'onboarding/0001-users-tiers-requests': '29cf1dc980a7d8a2',
   'onboarding/0002-requests-lz4': 'fff02599c63360fc',
   'onboarding/0003-onboarding-jobs': '796a303f4c735bb6',
   'onboarding/0004-parked-requests-index': 'dcca6ad72a31c96c',
-  'rules/0000-outbox': 'a5731a077b79af02',
-  'rules/0000-outbox-retries': '8a111a04be4ed7c5',
+  'onboarding/0005-no-applied-events': 'd5532fdd07c562c4',
+  'rules/events-outbox': '4fffc9d28fc85c38',
+  'rules/events-outbox-retries': '8a111a04be4ed7c5',
+  'rules/events-outbox-published-index': '7fe8865c553ba5a7',
   'rules/0001-rules-and-participations': '5b97281466ce6d75',
   'rules/0002-reward-jobs': 'b4bf6f758bbd2609',
   'rules/0003-parked-rewards-index': '42fb2c9342350edc',
-  'wallet/0000-outbox': 'a5731a077b79af02',
-  'wallet/0000-outbox-retries': '8a111a04be4ed7c5',
+  'rules/0004-no-applied-events': 'd5532fdd07c562c4',
+  'wallet/events-outbox': '4fffc9d28fc85c38',
+  'wallet/events-outbox-retries': '8a111a04be4ed7c5',
+  'wallet/events-outbox-published-index': '7fe8865c553ba5a7',
   'wallet/0001-ledger': '4ec95a5bf94351a0',
   'wallet/0002-transfer-batch': '5e79268446a6de9e',
   'wallet/0003-reversals-treasury': 'af25cef10d1acf06',
@@ -49,13 +55,16 @@ const APPLIED: Record<string, string> = {
   'wallet/0008-rows-after-loop': '0942c70280704d35',
   'wallet/0009-seal-queue-per-statement': 'd6dc331ca14b9245',
   'wallet/0010-references-verified': 'f22c447712edfc5e',
-  'webhooks/0000-outbox': 'a5731a077b79af02',
-  'webhooks/0000-outbox-retries': '8a111a04be4ed7c5',
+  'wallet/0011-no-applied-events': 'd5532fdd07c562c4',
+  'wallet/0012-ledger-batch-function': '0b8e2bd4c5e88c3e',
+  'webhooks/events-applied-events': 'f7dddda03630bd29',
+  'webhooks/events-applied-events-retention': '38820ec3f379239c',
   'webhooks/0001-deliveries': '14eb5ff08e7289ee',
   'webhooks/0002-delivery-jobs': 'c0c94261ee39c929',
   'webhooks/0003-manual-redelivery': 'f0099d0d34f845bc',
   'webhooks/0004-event-sequences': '447e6afa0f34bd6c',
   'webhooks/0005-parked-deliveries-index': '4569150f6755d0a3',
+  'webhooks/0006-no-outbox': '5b5c7d261de61f0d',
 };
 
 const SERVICES = {
@@ -82,10 +91,7 @@ describe('applied migrations', () => {
   it('write the SQL they were applied with, byte for byte', async () => {
     const digests: Record<string, string> = {};
     for (const [service, migrations] of Object.entries(SERVICES))
-      for (const m of migrations) {
-        const key = `${service}/${m.name}`;
-        if (key in APPLIED) digests[key] = await digestOf(m);
-      }
+      for (const m of migrations) digests[`${service}/${m.name}`] = await digestOf(m);
     expect(digests).toEqual(APPLIED);
   });
 });

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 /** What code of an earlier release relies on in a database: tables, columns, functions, constraints. */
@@ -86,4 +88,21 @@ export function expansion(before: Schema, after: Schema): string {
   const columns = [...after.columns.keys()].filter((c) => !before.columns.has(c)).length;
   const functions = [...after.functions].filter((f) => !before.functions.has(f)).length;
   return `+${tables} tables, +${columns} columns, +${functions} functions`;
+}
+
+/**
+ * The whole schema as `pg_dump --schema-only` prints it (tables, columns in order, defaults,
+ * constraints, indexes, functions with their bodies, triggers), without its comments and session
+ * settings, so that two databases' dumps are equal exactly when their schemas are.
+ */
+export async function schemaDump(url: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    'pg_dump',
+    ['--schema-only', '--no-owner', '--no-privileges', `--dbname=${url}`],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('--') && !/^\\(un)?restrict /.test(line))
+    .join('\n');
 }

@@ -1,4 +1,3 @@
-export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export { boundPage, boundQuery, boundRow, insertUnique, isoTime, readSnapshot } from './bound-query.ts';
 export { dropDatabase, ensureDatabase } from './create-database.ts';
@@ -9,4 +8,5 @@ export {
   openDatabase,
   requestScope,
 } from './open-database.ts';
+export { type NamedMigration, sqlMigration, sqlMigrations, statementsOf } from './sql-migrations.ts';
 export { allowSlowStatements } from './statement-timeout.ts';

@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { databaseConfigSchema } from '@coin/config';
 import { AppError } from '@coin/errors';
 import type { Logger } from '@coin/telemetry';
-import type { MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -10,10 +9,11 @@ import { ensureDatabase } from './create-database.ts';
 import { databaseFailure } from './database-errors.ts';
 import { watchPool } from './pool-metrics.ts';
 import { reclaimDeadConnections } from './reclaim-connections.ts';
+import type { NamedMigration } from './sql-migrations.ts';
 
 export interface OpenDatabaseOptions {
   url: string;
-  migrations: readonly MigrationObject[];
+  migrations: readonly NamedMigration[];
   log: Logger;
   /** The owning service: the `service` label of the pool metrics and the name in its errors. */
   service?: string;
@@ -49,7 +49,7 @@ const MIGRATION_LOCK = "hashtext('coin-migrations')";
  */
 export async function migrateDatabase(opts: {
   url: string;
-  migrations: readonly MigrationObject[];
+  migrations: readonly NamedMigration[];
   log: Logger;
 }): Promise<void> {
   await ensureDatabase(opts.url);
@@ -73,6 +73,7 @@ export async function migrateDatabase(opts: {
   await lock.connect();
   try {
     await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    await recordRenamed(lock, opts.migrations);
     const done = await orm.migrator.up();
     if (done.length) opts.log.info({ migrations: done.map((m) => m.name) }, 'migrations applied');
   } finally {
@@ -80,6 +81,25 @@ export async function migrateDatabase(opts: {
     await lock.end();
     await orm.close();
   }
+}
+
+/**
+ * A renamed migration is recorded under its new name wherever it ran under its former one, so it
+ * does not run again. The former row stays: the migrator of a release that still lists the former
+ * name (a rollback, a replica of the previous release) finds it applied.
+ */
+async function recordRenamed(client: pg.Client, migrations: readonly NamedMigration[]): Promise<void> {
+  const renamed = migrations.filter((m) => m.formerly);
+  const { rows } = await client.query("SELECT to_regclass('mikro_orm_migrations') IS NOT NULL AS found");
+  if (!renamed.length || !rows[0].found) return;
+  for (const m of renamed)
+    await client.query(
+      `INSERT INTO mikro_orm_migrations (name, executed_at)
+         SELECT $1::varchar, executed_at FROM mikro_orm_migrations WHERE name = $2::varchar
+            AND NOT EXISTS (SELECT 1 FROM mikro_orm_migrations WHERE name = $1::varchar)
+          LIMIT 1`,
+      [m.name, m.formerly],
+    );
 }
 
 /**

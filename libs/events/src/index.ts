@@ -1,12 +1,12 @@
 export { startAppliedEventsRetention } from './applied-events-retention.ts';
 export { applyOnce, applyOnceEach, keepAppliedId } from './apply-once.ts';
 export { type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
+export { appliedEventsMigrations, outboxMigrations, outboxQueue } from './migrations.ts';
 export {
   addToOutbox,
   type OutboxRelay,
   startOutboxRelay,
 } from './outbox.ts';
-export { outboxMigrations, outboxQueue } from './outbox-migration.ts';
 export { startOutboxRetention } from './outbox-retention.ts';
 export { listParked, type ParkedEvent, parkedNames, parkedStreamName, replayParked } from './parked.ts';
 export type { EventMeta } from './parse-event.ts';

@@ -5,7 +5,7 @@ import { type BackoffOptions, backoffDelay, type QueueReading, readQueue, startP
 import { type Logger, serializeTraceContext } from '@coin/telemetry';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { outboxPublished, watchOutbox } from './metrics.ts';
-import { outboxQueue } from './outbox-migration.ts';
+import { outboxQueue } from './migrations.ts';
 import { type OutboxRow, publishRow, refusedForGood } from './publish-row.ts';
 import { ensureEventsStream } from './stream.ts';
 

@@ -7,11 +7,11 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  appliedEventsMigrations,
   applyOnce,
   ensureEventsStream,
   keepAppliedId,
   listParked,
-  outboxMigrations,
   type ParkedEvent,
   parkedStreamName,
   type RunningConsumer,
@@ -26,7 +26,11 @@ let orm: Database;
 let nc: NatsConnection;
 
 beforeAll(async () => {
-  orm = await openDatabase({ url: dbs.env.APPLIEDTEST_DATABASE_URL, migrations: outboxMigrations, log });
+  orm = await openDatabase({
+    url: dbs.env.APPLIEDTEST_DATABASE_URL,
+    migrations: appliedEventsMigrations,
+    log,
+  });
   nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'applied-retention-test', namespace);
   await ensureEventsStream(nc);
 });

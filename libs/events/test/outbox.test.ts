@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   addToOutbox,
+  appliedEventsMigrations,
   applyOnce,
   ensureEventsStream,
   type OutboxRelay,
@@ -29,7 +30,7 @@ let relay: OutboxRelay;
 beforeAll(async () => {
   orm = await openDatabase({
     url: dbs.env.EVENTSTEST_DATABASE_URL,
-    migrations: outboxMigrations,
+    migrations: [...outboxMigrations, ...appliedEventsMigrations],
     log,
   });
   await orm.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');

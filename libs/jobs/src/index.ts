@@ -1,12 +1,6 @@
 export { type BackoffOptions, backoffDelay } from './backoff.ts';
 export { claimJobs } from './claim.ts';
 export { backlogGauges } from './metrics.ts';
-export {
-  beforeWriteTrigger,
-  dueJobsIndex,
-  mirroredColumn,
-  parkedJobsIndexMigration,
-} from './migration-sql.ts';
 export { runParkedCommand } from './operator.ts';
 export { type QueueReading, readQueue, replayParked } from './parked.ts';
 export { type PollLoop, startPollLoop } from './poll-loop.ts';

@@ -11,10 +11,11 @@ export interface JobQueue {
   /** SQL condition of the rows whose work is not finished, parked ones included. */
   unfinished: string;
   /**
-   * The unfinished rows that are not parked, in the words of the queue's due-jobs index (`dueJobsIndex`'s
-   * `pending`), when `unfinished` says it otherwise: the claim and the backlog read that index only
-   * where Postgres can prove their condition implies its own. Without it, a claim read the whole
-   * table, finished jobs included, at every poll. Defaults to `unfinished`.
+   * The unfinished rows that are not parked, in the words of the queue's due-jobs index (the condition
+   * its migration wrote beside `parked_at IS NULL`), when `unfinished` says it otherwise: the claim
+   * and the backlog read that index only where Postgres can prove their condition implies its own.
+   * Without it, a claim read the whole table, finished jobs included, at every poll. Defaults to
+   * `unfinished`.
    */
   pending?: string;
   /** Column of the partner (or endpoint) a job belongs to: one key cannot take every worker slot. */

@@ -1,16 +1,15 @@
 import { createRequire } from 'node:module';
 import { connectBus, type NatsConnection } from '@coin/bus';
 import type { BaseConfig, DatabaseConfig } from '@coin/config';
-import type { Database } from '@coin/db';
+import type { Database, NamedMigration } from '@coin/db';
 import { createLogger, type Logger } from '@coin/telemetry';
-import type { MigrationObject } from '@mikro-orm/core';
 import type { Redis } from 'ioredis';
 import { StopList, type Stoppable } from './stop-list.ts';
 
 const require = createRequire(import.meta.url);
 
 export interface DatabaseSchema {
-  migrations: readonly MigrationObject[];
+  migrations: readonly NamedMigration[];
 }
 
 /**

@@ -8,7 +8,7 @@ import { ledgerBatchItems } from '../src/ledger/metrics.ts';
 import { createTransferBatcher, type TransferCommand } from '../src/ledger/transfer-batcher.ts';
 import { walletMigrations } from '../src/migrations/index.ts';
 
-// The transfer event is built in SQL (wallet_apply_transfer_batch), away from its zod schema: every
+// The transfer event is built in SQL (wallet_apply_ledger_batch), away from its zod schema: every
 // row that function writes to the outbox must parse with the contract, with no field the contract
 // does not name.
 const log = createLogger('wallet-event-test', 'silent');
@@ -67,7 +67,7 @@ async function reversalEventsOf(partnerId: string) {
   return rows.map((r) => ({ id: r.id, event: transferReversedEvent.strict().parse(r.payload) }));
 }
 
-describe('the transfer event written by wallet_apply_transfer_batch', () => {
+describe('the transfer event written by wallet_apply_ledger_batch', () => {
   it('parses with transferCompletedEvent and matches its ledger entry, in both directions', async () => {
     const partnerId = randomUUID();
     const userId = randomUUID();

@@ -1,4 +1,8 @@
-import { outboxMigrations } from '@coin/events';
-import { Standings } from './0001-standings.ts';
+import { sqlMigrations } from '@coin/db';
+import { appliedEventsMigrations } from '@coin/events';
 
-export const leaderboardMigrations = [...outboxMigrations, { name: '0001-standings', class: Standings }];
+/** It consumes events and publishes none: applied-event ids, no outbox. */
+export const leaderboardMigrations = [
+  ...appliedEventsMigrations,
+  ...sqlMigrations(new URL('./', import.meta.url)),
+];

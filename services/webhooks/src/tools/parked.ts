@@ -1,8 +1,7 @@
 /**
- * `npm run parked -- jobs webhooks list [queue]` prints its parked jobs and outbox rows with their errors;
+ * `npm run parked -- jobs webhooks list [queue]` prints its parked deliveries with their errors;
  * `… -- replay <queue> <id>… | --all` makes them due again. See docs/operating/events-and-parked-work.md.
  */
-import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { webhooksConfig } from '../config.ts';
@@ -11,5 +10,5 @@ import { webhooksMigrations } from '../migrations/index.ts';
 
 await runCommand('webhooks-parked', webhooksConfig(process.env), async ({ database }) => {
   const orm = await database({ migrations: webhooksMigrations });
-  return runParkedCommand(orm, [deliveryQueue, outboxQueue], process.argv.slice(2));
+  return runParkedCommand(orm, [deliveryQueue], process.argv.slice(2));
 });

@@ -1,0 +1,3 @@
+-- The leaderboard publishes no events: the outbox table the shared migrations used to give every
+-- service is dropped (it was always empty; no release of the leaderboard ran an outbox relay).
+DROP TABLE IF EXISTS outbox;
