@@ -87,7 +87,7 @@ export async function startDeployedStack(extraEnv: Record<string, string> = {}):
         await exited;
       }
       // Each run's namespace has streams of its own: left behind, they kept every run's events on
-      // the NATS server's disk (29 runs, 323 MB).
+      // the NATS server's disk.
       await dropStream(env);
       await dbs.drop();
     },
@@ -99,7 +99,7 @@ function cpuTicks(pid: number): number {
   return procStat(String(pid))?.ticks ?? 0;
 }
 
-/** Peak resident set (VmHWM) of one process in MB (10^6 bytes, the issue's unit), from /proc. */
+/** Peak resident set (VmHWM) of one process in MB (10^6 bytes, the targets' unit), from /proc. */
 function peakRssMB(pid: number): number {
   try {
     const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];

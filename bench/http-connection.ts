@@ -14,9 +14,8 @@ const ANSWER_TIMEOUT_MS = 30_000;
 /**
  * One keep-alive HTTP/1.1 connection of the load generator, one request at a time, answering each
  * response's status. It reads only what a closed loop needs (the status line and a Content-Length
- * body), so the generator takes little of the machine it measures: at 1,550 requests/s over 64
- * connections, 37-39 µs of CPU per request, against 51-68 µs through undici's `dispatch` and
- * 82-123 µs through its `request` with `body.text()` (a local server answering after 40 ms).
+ * body), so the generator takes little of the machine it measures: less CPU per request than
+ * undici's `dispatch` or `request` (docs/decisions/2026-11-24-bench-http-client.md).
  */
 export class HttpConnection {
   private readonly socket: Socket;

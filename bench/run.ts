@@ -1,6 +1,6 @@
 /**
  * `make bench`: runs each scenario in turn and prints its figures. Every scenario measures its
- * subject beside a baseline run in the same command on the same machine (the issue's ratio).
+ * subject beside a baseline run in the same command on the same machine, and reads as their ratio.
  */
 import { scenarios } from './scenarios.ts';
 

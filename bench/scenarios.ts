@@ -10,7 +10,7 @@ export interface Scenario {
   run(): Promise<void>;
 }
 
-/** Each issue's benchmark adds its scenario here. */
+/** Every benchmark scenario, in the order `make bench` runs them. */
 export const scenarios: Scenario[] = [
   onboardingScenario,
   transfersScenario,

@@ -16,7 +16,7 @@ import { onboardUsers } from './support/rewards.ts';
 import { stackWith } from './support/stack.ts';
 
 /**
- * The events partners subscribe to (issue 16 item 5), through the gateway: every kind delivered
+ * The events partners subscribe to, through the gateway: every kind delivered
  * signed with its documented body, `sequence` 1..N per partner, the subscription filter, and the
  * list of kinds with their schemas.
  */

@@ -7,14 +7,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 // The narrow entry points: the packages' indexes load the contracts, telemetry, the ORM and the test
-// harness (75 MB more RSS in this process, which only starts and watches the others).
+// harness, which this process, that only starts and watches the others, would hold for nothing
+// (docs/decisions/2026-11-25-make-up-process-memory.md).
 import { awaitReplicas, connectBus } from '@coin/bus/connect';
 import { ensureEventsStream } from '@coin/events/stream';
 import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
 
 // This process starts again at once, as the services start: from the compile cache, where the
-// compiler that strips types is not loaded (45 MB of its peak RSS, 150 MB against 105 in make bench).
+// compiler that strips types is not loaded.
 if (process.env.NODE_COMPILE_CACHE === undefined) {
   process.execve?.(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
     ...RUNTIME_ENV,

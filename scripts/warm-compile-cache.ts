@@ -2,7 +2,7 @@
  * `make install`'s last step: fills the compile cache that every service process starts with
  * (`RUNTIME_ENV`'s NODE_COMPILE_CACHE, under the same V8 flags, which key it). Without it the first
  * `make up` or `make bench` after a clone or a change type-strips every module, and the compiler
- * that strips them stays in each process's memory (about 15 MB; README, "Memory of a service").
+ * that strips them stays in each process's memory (docs/decisions/2026-11-23-compile-cache.md).
  * Modules loaded only when first used (`@coin/db`, `@coin/startup`'s) are loaded here too.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,9 +16,8 @@ const modules = [
   '@coin/startup/process',
   '@coin/db',
   // The module a process starts from is stripped like any other: left out, every process loaded the
-  // compiler for it alone (make bench stack's first run after make install: every service 8-19 MB
-  // above the next run's peak). Importing it would start the service, so `runMain` is resolved below
-  // to a function that does nothing.
+  // compiler for it alone. Importing it would start the service, so `runMain` is resolved below to a
+  // function that does nothing.
   ...services
     .filter((s) => existsSync(`services/${s}/src/main.ts`))
     .map((s) => `./services/${s}/src/main.ts`),

@@ -62,8 +62,8 @@ function definitive(a: Answer): boolean {
 }
 
 /**
- * A client as the issue describes it: it retries through either gateway until it gets a definitive
- * answer or `giveUp()` says the run is over.
+ * A client as a careful partner writes one: it retries through either gateway until it gets a
+ * definitive answer or `giveUp()` says the run is over.
  */
 export async function retryingCall(
   gateways: () => readonly string[],

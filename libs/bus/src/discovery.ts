@@ -35,7 +35,7 @@ export async function pingService(
  * Waits until at least `replicas` replicas of `service` answer PING; false if they do not within
  * `timeoutMs`. Rounds start at most every `intervalMs`: while nothing serves the subject the server
  * answers "no responders" at once, and asking again at once kept a core busy beside the services
- * that were starting (make up: 3 s of CPU while fresh databases migrated).
+ * that were starting (docs/decisions/2026-11-25-ping-once-per-interval.md).
  */
 export async function awaitReplicas(
   nc: NatsConnection,

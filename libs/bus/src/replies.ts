@@ -32,8 +32,8 @@ export function failureReason(err: unknown): FailureReason {
 /**
  * Request-reply over one wildcard subscription per connection, as nats.js's own does, without its
  * cost per request: it builds an Error (capturing a stack) for every request that succeeds, even
- * with `noAsyncTraces`, and a promise for its timer (6% of the gateway's CPU under load, with
- * `noAsyncTraces`; three times that without). Replies come to `<inbox prefix>.<nuid>.<number>`.
+ * with `noAsyncTraces`, and a promise for its timer, a cost on every call the gateway makes
+ * (docs/decisions/2026-11-23-bus-request-reply.md). Replies come to `<inbox prefix>.<nuid>.<number>`.
  */
 export class Replies {
   private readonly nc: NatsConnection;

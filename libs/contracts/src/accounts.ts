@@ -16,7 +16,10 @@ const tag = z
   .trim()
   .regex(/^[A-Za-z0-9_]{3,30}$/, { error: 'must be 3 to 30 letters, digits or underscores' });
 
-/** The specification's Account user: every field it lists, spelled as it spells them. */
+/**
+ * The Account user of the specification (docs/specification.md): every field it lists, spelled as
+ * it spells them.
+ */
 export const accountUserSchema = z.object({
   id: guid,
   fullname: z.string(),

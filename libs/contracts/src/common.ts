@@ -59,7 +59,7 @@ export function pagedList<I extends z.ZodType, F extends Record<string, z.ZodTyp
   return { query: z.object({ ...pageQuery, ...filters }), response: pageOf(item) };
 }
 
-/** The specification's pagination block for a page of a list of `count` items. */
+/** The pagination block of the specification (docs/specification.md) for a page of `count` items. */
 export function paginate(count: number, page: number, limit: number) {
   const lastpage = Math.max(1, Math.ceil(count / limit));
   return {

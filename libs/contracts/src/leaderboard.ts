@@ -32,14 +32,14 @@ const coinLeaderboardResponse = z.object({
   userPosition: coinPosition.nullable(),
   data: z.array(z.object({ userId: guid, coins: z.string() })),
   ...paginationBlock,
-  /** The specification shows the coin leaderboard's count as text. */
+  /** The specification (docs/specification.md) shows the coin leaderboard's count as text. */
   count: z.string(),
 });
 
 /**
- * How old a board page may be when served. A transfer must show within 1 s and the consumer that
- * applies it lags about 150 ms at p99 under load; 250 ms more keeps well inside the second while 64
- * clients reading page 1 cost the leaderboard about four reads a second per gateway instead of one each.
+ * How old a board page may be when served: short enough that a transfer still shows within 1 s after
+ * the consumer's lag, long enough that many clients reading one page cost the leaderboard a few reads
+ * a second per gateway instead of one each (docs/decisions/2026-11-23-leaderboard-answer-cache.md).
  */
 const BOARD_FRESH_FOR_MS = 250;
 

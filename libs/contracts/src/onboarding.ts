@@ -11,7 +11,7 @@ import { userData } from './user-data.ts';
 
 const { http, internal } = operationsOf('onboarding');
 
-/** A partner's user as stored by onboarding (the specification's "stored user"). */
+/** A partner's user as stored by onboarding (the "stored user" of docs/specification.md). */
 export const storedUserSchema = z.object({
   id: guid,
   userId: guid,

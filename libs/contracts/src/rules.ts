@@ -15,7 +15,10 @@ const ruleStatus = z.enum(RULE_STATUSES);
 /** The longest numeric text a rule takes (leading zeros included). */
 const MAX_NUMERIC_TEXT_LENGTH = 32;
 
-/** The specification shows numeric fields as text; a partner sending a JSON number is accepted too. */
+/**
+ * The specification (docs/specification.md) shows numeric fields as text; a partner sending a JSON
+ * number is accepted too.
+ */
 const numericText = (schema: z.ZodString) =>
   z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), schema);
 

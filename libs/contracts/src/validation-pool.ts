@@ -12,8 +12,9 @@ export type { LargeRequestResult, LargeRequestTask } from './validation-worker.t
 
 /**
  * Above this many bytes a request's JSON is parsed and validated on a worker thread: a
- * 100,000-user onboarding body (13–38 MB) takes 2–3 s of a thread, which on the event loop would
- * stall every other partner's requests for that long. Below it a thread hop costs more than it saves.
+ * 100,000-user onboarding body takes seconds of a thread, which on the event loop would stall every
+ * other partner's requests for that long. Below it a thread hop costs more than it saves
+ * (docs/decisions/2026-11-23-large-requests-off-event-loop.md).
  */
 export const LARGE_REQUEST_BYTES = 256 * 1024;
 

@@ -30,7 +30,7 @@ const TYPE_TEXT: Record<string, string> = {
 /**
  * Every message is the tail of a sentence whose subject is the field's path, so that
  * `formatIssues` reads `applicationName is required` or `users[1].userId must be a valid GUID`,
- * the wording the specification shows.
+ * the wording the specification (docs/specification.md) shows.
  */
 function describe(iss: Issue): string {
   switch (iss.code) {

@@ -47,7 +47,10 @@ export const partySchema = z.object({
   userId: z.string(),
 });
 
-/** The specification's coin ledger entry, as listed in history (without reversed/status/token). */
+/**
+ * The coin ledger entry of the specification (docs/specification.md), as listed in history (without
+ * reversed/status/token).
+ */
 export const ledgerEntrySchema = z.object({
   id: guid,
   userId: guid,

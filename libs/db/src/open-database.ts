@@ -34,8 +34,9 @@ export type Database = MikroORM;
 /**
  * The handled message's database and, once a handler has asked for it, its entity manager.
  * MikroORM's `RequestContext` forks one for every message before the handler runs; most handlers
- * (a transfer, a ping) never use it, and each fork was 4 of the 49 KB the wallet allocated per
- * transfer under make bench's load, and two writes of `process.env` (MikroORM's `Configuration.set`).
+ * (a transfer, a ping) never use it, and each fork is allocations and two writes of `process.env`
+ * (MikroORM's `Configuration.set`) on every message
+ * (docs/decisions/2026-11-25-request-scope-forks-on-first-use.md).
  */
 const scopes = new AsyncLocalStorage<{ orm: Database; em?: EntityManager }>();
 let forking = false;

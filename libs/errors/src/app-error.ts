@@ -18,7 +18,8 @@ export interface ErrorDetails {
 
 /**
  * The one error type of the system. It carries everything the gateway needs to build the
- * specification's envelope, and crosses NATS as `Nats-Service-Error-Code` + JSON details.
+ * envelope of the specification (docs/specification.md), and crosses NATS as
+ * `Nats-Service-Error-Code` + JSON details.
  */
 export class AppError extends Error {
   readonly status: number;

@@ -16,8 +16,8 @@ const APPLIED_IDS_KEPT_DAYS = EVENTS_MAX_AGE_DAYS + 1;
 /**
  * Deletes the applied-event ids of a service's consumers once they are older than
  * `APPLIED_IDS_KEPT_DAYS`, oldest first by the `applied_events_expiring` index, hourly. Without it
- * the table grows by one row per event and consumer for ever (the leaderboard's about 226 bytes per
- * transfer).
+ * the table grows by one row per event and consumer for ever
+ * (docs/decisions/2026-11-27-applied-events-retention.md).
  */
 export function startAppliedEventsRetention(opts: { orm: Database; log: Logger; service: string }): PollLoop {
   return startPurge({

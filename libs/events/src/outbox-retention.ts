@@ -6,7 +6,8 @@ import { outboxPurged } from './metrics.ts';
 /**
  * Keeps the outbox to its backlog and the last `retentionHours` of published rows, which a restore
  * needs (it sends again those of the 24 hours before its backup that no restored consumer applied).
- * A published row is otherwise never read again, and each is about 1 KB per event. Oldest first, by
+ * A published row is otherwise never read again, and the table would grow with every event
+ * (docs/decisions/2026-11-27-outbox-retention-purge.md). Oldest first, by
  * the `outbox_published` index; unpublished rows, pending or parked, are never touched.
  */
 export function startOutboxRetention(opts: {

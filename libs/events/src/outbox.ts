@@ -66,14 +66,14 @@ interface Failure {
  *
  * The marks need not wait for the WAL's flush: one lost to a Postgres crash leaves its row pending,
  * and the row is published again under the same Nats-Msg-Id, as after a relay crash. Waiting made
- * every relay pass an fsync beside the transfers' own: 15-25 % fewer transfers through the deployed
- * stack, with a p99 20-30 ms longer.
+ * every relay pass an fsync beside the transfers' own, which cost transfers throughput and tail
+ * latency (docs/decisions/2026-11-24-outbox-relay-asynchronous-commit.md).
  *
  * The claim reads the pending index in its order and stops at the batch. The planner, sure that few
  * rows are pending, took a bitmap scan and a sort instead, which visit every row the index still
  * lists: a published row stays in it until the table is vacuumed, so each pass read every row
- * published since the last vacuum (7 ms a pass 20 s into make bench's transfers, with the test
- * server's autovacuum off; between two runs of autovacuum in production). An index scan marks the
+ * published since the last vacuum, a cost growing with the run
+ * (docs/decisions/2026-11-24-outbox-claim-index-scan.md). An index scan marks the
  * entries of published rows dead the first time it meets them once no open transaction can still
  * see those rows, and steps over them after.
  */
@@ -153,7 +153,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       // due when it looked; a row committed since comes with a notify from its writer (one during a
       // pass runs the next right after it) or at the next tick. The pass that followed every partial
       // one found nothing under load, and cost the wallet four statements for each batch of transfers
-      // (a fifth of its transactions).
+      // (docs/decisions/2026-11-24-outbox-relay-wakeups.md).
       return rows.length === batch ? published.length : 0;
     });
   }
@@ -161,9 +161,8 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const loop = startPollLoop({
     once: relayOnce,
     // Every writer notifies its relay after the commit that added rows, so the tick only finds the
-    // retries of failed publishes and the rows a stopped replica left. Every 100 ms, the ticks alone
-    // cost each idle service with an outbox 11-14 ms of CPU a second (rules 15.5 against 4.5 ms,
-    // onboarding 18 against 4.5, make up's processes after start).
+    // retries of failed publishes and the rows a stopped replica left; a faster tick only costs idle
+    // services CPU (docs/decisions/2026-11-24-outbox-relay-wakeups.md).
     intervalMs: opts.intervalMs ?? 1000,
     onError: (err) => opts.log.warn({ err }, 'outbox relay failed; will retry'),
   });

@@ -41,8 +41,8 @@ function guardedLookup(mode: OutboundMode): LookupFunction {
 
 /** undici with a bounded pool, timeouts, and the address policy applied after DNS resolution. */
 export function createOutboundClient(opts: OutboundOptions) {
-  // undici is loaded with the first request, not at start: it is about 6 MB of a process's heap,
-  // and a wallet whose partners give no user-details URL never sends one.
+  // undici is loaded with the first request, not at start: a wallet whose partners give no
+  // user-details URL never sends one, and would hold its heap for nothing.
   let agent: Agent | undefined;
   // Kept: a dynamic import of a loaded module still goes through the loader on every call.
   let undici: Promise<typeof import('undici')> | undefined;

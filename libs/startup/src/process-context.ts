@@ -52,8 +52,9 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
     },
     database: (async (schema: DatabaseSchema) => {
       const db = config as unknown as DatabaseConfig;
-      // Loaded here, not at the top: MikroORM, kysely and pg are about 10 MB of a process's heap,
-      // which a process without a database (the gateway) would hold for nothing.
+      // Loaded here, not at the top: MikroORM, kysely and pg are heap a process without a database
+      // (the gateway) would hold for nothing
+      // (docs/decisions/2026-11-23-modules-loaded-on-first-use.md).
       const { openDatabase } = await import('@coin/db');
       const orm = await openDatabase({
         service: db.service,
@@ -69,8 +70,8 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
       return orm;
     }) as ProcessContext<C>['database'],
     redis() {
-      // Required here, not imported at the top: only the gateway and leaderboard use Redis, and
-      // ioredis is 2 MB of every other service's heap. (Synchronous: `redis()` is.)
+      // Required here, not imported at the top: only the gateway and leaderboard use Redis, and every
+      // other service would hold ioredis for nothing. (Synchronous: `redis()` is.)
       const { Redis } = require('ioredis') as typeof import('ioredis');
       // RESP2: script replies keep the shapes the scripts return, whatever the client's default.
       const redis = new Redis(config.REDIS_URL, {

@@ -12,12 +12,13 @@ const schema = baseConfigSchema.extend({
   API_KEY_CACHE_MS: integer(30_000, { min: 0 }),
   /**
    * Memory for answers served again within their operation's `freshForMs` (answer-cache.ts); a
-   * board page is a few KB, a points page with large user data up to about 2 MB.
+   * points page with large user data is far larger than a coin board's.
    */
   ANSWER_CACHE_MAX_BYTES: integer(8 * 1024 * 1024),
   /**
    * A request answered 2xx/3xx within this many milliseconds is logged at debug, any other (an
-   * error, or slow) at info: one line per transfer cost more CPU than the rest of its logging.
+   * error, or slow) at info: a line per transfer cost more CPU than the rest of its logging
+   * (docs/decisions/2026-11-23-hot-path-costs-removed.md).
    */
   ACCESS_LOG_SLOW_MS: integer(1000, { min: 0 }),
   /** Where partners reach this API (the OpenAPI document's `servers`); `/` means the same origin. */

@@ -18,8 +18,8 @@ const UNTRACED = /^\/(health|ready|metrics)(\?|$)/;
 export async function registerObservability(app: FastifyInstance): Promise<void> {
   collectProcessMetrics();
   if (tracingStarted()) {
-    // Loaded only when traced: it and the OpenTelemetry core it brings are 1 MB of source that a
-    // process without tracing would keep in its heap.
+    // Loaded only when traced: it and the OpenTelemetry core it brings are source a process without
+    // tracing would keep in its heap (docs/decisions/2026-11-23-modules-loaded-on-first-use.md).
     const { FastifyOtelInstrumentation } = await import('@fastify/otel');
     const otel = new FastifyOtelInstrumentation({
       // One span per request and one for its handler; a span per plugin hook is noise here.

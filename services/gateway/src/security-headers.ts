@@ -3,8 +3,8 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * The headers helmet sets for `options`, worked out once. They do not depend on the request, and
- * building helmet's middleware again for every response (what @fastify/helmet does) was 5% of the
- * gateway's CPU under load.
+ * building helmet's middleware again for every response (what @fastify/helmet does) showed in the
+ * gateway's CPU profile under load (docs/decisions/2026-11-23-hot-path-costs-removed.md).
  */
 export function securityHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};

@@ -51,7 +51,8 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     // One access-log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
   });
-  // The specification shows create-rule as GET with a JSON body; Fastify parses none unless told.
+  // The specification (docs/specification.md) shows create-rule as GET with a JSON body; Fastify
+  // parses none unless told.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   // Validation is the contracts' zod (its messages are the specification's); route schemas are docs.
   app.setValidatorCompiler(() => (data) => ({ value: data }));

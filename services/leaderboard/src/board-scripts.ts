@@ -31,7 +31,8 @@ export function boardKeys(ref: BoardRef) {
  * rebuild holds the lock, the users are also noted in `pending`, whose standings the rebuilder reads
  * again from Postgres after its swap: a write can never be lost to an older snapshot. Not ready: 2
  * if a rebuild is under way (it will read the users again), 0 if the board needs one. One call per
- * board and batch of events: a call per standing cost the consumer about a third of its allocations.
+ * board and batch of events: a call per standing was a large share of the consumer's allocations
+ * (docs/decisions/2026-11-24-leaderboard-one-script-call-per-board.md).
  */
 const UPDATE_SCRIPT = `
 local building = redis.call('EXISTS', KEYS[4]) == 1

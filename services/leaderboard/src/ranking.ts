@@ -14,7 +14,8 @@ const INVERTED: Record<string, string> = Object.fromEntries(
 );
 
 // A loop over a table, not a replace with a callback: every page read inverts each of its members
-// (the callback form was an eighth of the leaderboard's CPU under page reads).
+// (the callback form showed in the leaderboard's CPU profile under page reads;
+// docs/decisions/2026-11-23-hot-path-costs-removed.md).
 function invertHex(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) out += INVERTED[text[i]] ?? text[i];

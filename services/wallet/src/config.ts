@@ -7,9 +7,9 @@ const load = serviceConfig('wallet', {
   WALLET_BATCH_MAX: integer(64, { max: 1000 }),
   /**
    * Batches in flight at once per replica; each holds one database connection. One: the transfers
-   * that arrive while it runs share the next, so a replica commits fewer, larger batches (make bench:
-   * 1,800 transfers/s and 0.31 ms of Postgres CPU per transfer, against 1,300–1,580/s and 0.41–0.48 ms
-   * with 8). Replicas add batches in flight.
+   * that arrive while it runs share the next, so a replica commits fewer, larger batches, which cost
+   * Postgres less per transfer (docs/decisions/2026-11-23-wallet-one-batch-in-flight.md).
+   * Replicas add batches in flight.
    */
   WALLET_BATCH_CONCURRENCY: integer(1, { max: 64 }),
   /** How long an idempotency key is kept; never less than a day. */

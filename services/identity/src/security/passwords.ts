@@ -4,9 +4,8 @@ import { promisify } from 'node:util';
 const derive = promisify(argon2);
 
 // One of the argon2id configurations OWASP lists as equally strong (memory × passes about the same):
-// 7 MiB and 5 passes, not 19 MiB and 2. A hash holds a third of the memory while it runs, and the
-// four that libuv's pool runs at once held 40 MB with 19 MiB (15 MB now), a service that must stay
-// under 150 MB; on this machine it also takes 43 ms of CPU, not 66. A stored hash names its own
+// 7 MiB and 5 passes, not 19 MiB and 2, so the hashes libuv's pool runs at once keep identity within
+// its memory budget (docs/decisions/2026-11-24-argon2-parameters.md). A stored hash names its own
 // parameters: those made with 19 MiB still verify.
 const PARAMS = { memory: 7_168, passes: 5, parallelism: 1, tagLength: 32 };
 

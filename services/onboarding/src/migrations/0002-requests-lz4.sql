@@ -1,3 +1,3 @@
--- A 100,000-user request is about 13 MB of JSON written in the synchronous part of the call;
--- pglz took about twice as long as lz4 to compress it.
+-- A large onboarding request is written in the synchronous part of the call, and lz4 compresses it
+-- faster than pglz (docs/decisions/2026-11-22-onboarding-requests-lz4.md).
 ALTER TABLE onboarding_requests ALTER COLUMN users SET COMPRESSION lz4;

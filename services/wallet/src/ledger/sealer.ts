@@ -30,7 +30,7 @@ export function startLedgerSealer(opts: { orm: Database; log: Logger; intervalMs
       // The round's ids go through `= ANY(ARRAY(…))`, which the planner takes for a few ids found by
       // their primary keys. Joined to the queue's LIMIT instead, it planned for the whole 2,000 and
       // hashed every entry of the ledger in every round (and every row of the queue when it deleted):
-      // a round's cost grew with the ledger, 9 % of the wallet's Postgres CPU at 8,000 entries.
+      // a round's cost grew with the ledger (docs/decisions/2026-11-23-hash-chain-sealer.md).
       const rows = await boundQuery<Record<string, unknown>>(
         tx,
         `WITH q AS (
@@ -49,7 +49,7 @@ export function startLedgerSealer(opts: { orm: Database; log: Logger; intervalMs
       const partners = [...new Set(rows.map((r) => r.partner_id as string))];
       const heads = new Map(
         // Each head is the last row of its partner in the primary key: one index probe per partner,
-        // where DISTINCT ON read every sealed entry of the partner (25 ms a round at 30,000 entries).
+        // where DISTINCT ON read every sealed entry of the partner, a cost growing with the ledger.
         (
           await boundQuery<{ partner_id: string; head_seq: string; hash: string }>(
             tx,

@@ -37,8 +37,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.len
  * the key at the same time (a burst of transfers to a new user asks the owning service once), and
  * keeps the answer for `ttlOf(answer)`. lru-cache reads a ttl of 0 as "for ever": a cache time of 0
  * keeps an answer for 1 ms instead. Bounded by `maxSize` counting 1 per entry rather than by `max`,
- * which allocates its arrays for every entry at once: 4.4 MB for each cache of 100,000, most of the
- * wallet's growth past 150 MB under make bench's load, where 1,000 users filled 1 % of them.
+ * which allocates its arrays for every entry at once, full or not
+ * (docs/decisions/2026-11-24-lru-caches-bounded-by-size.md).
  */
 function loadingCache<V extends {}>(max: number, ttlOf: (value: V) => number) {
   return new LRUCache<string, V, () => Promise<V>>({
