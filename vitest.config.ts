@@ -8,6 +8,7 @@ export default defineConfig({
       'e2e/**/*.test.ts',
       'dashboard/test/**/*.test.ts',
       'deploy/test/**/*.test.ts',
+      'scripts/*/test/**/*.test.ts',
     ],
     environment: 'node',
     pool: 'forks',
