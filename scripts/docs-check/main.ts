@@ -5,13 +5,17 @@
  *   - no broken relative link or anchor in README.md, CONTRIBUTING.md, CHANGELOG.md, docs/ and the
  *     services' READMEs (links.ts: remark-validate-links, offline);
  *   - no issue number in those documents or in the code's comments (issue-numbers.ts);
- *   - every count of the API a document states equal to the contracts' (api-figures.ts).
- * The last two are ours: no published tool knows our contracts, and the issue-number rule is a
- * pair of patterns. `node scripts/docs-check/main.ts [root]`; exits 1 naming each problem.
+ *   - every count of the API a document states equal to the contracts' (api-figures.ts);
+ *   - every decision record named by its date and listed in docs/decisions/README.md
+ *     (decision-records.ts).
+ * Only the link check uses a library; the others are ours: no published tool knows our contracts or
+ * our records' naming, and the issue-number rule is a pair of patterns.
+ * `node scripts/docs-check/main.ts [root]`; exits 1 naming each problem.
  */
 import { resolve } from 'node:path';
 import { allOperations, webhooks } from '@coin/contracts';
 import { type ApiFigures, checkApiFigures } from './api-figures.ts';
+import { checkDecisionRecords } from './decision-records.ts';
 import type { Problem } from './files.ts';
 import { checkIssueNumbers } from './issue-numbers.ts';
 import { checkLinks } from './links.ts';
@@ -34,6 +38,7 @@ export async function checkDocs(root: string, figures: ApiFigures = contractFigu
     ...(await checkLinks(root)),
     ...checkIssueNumbers(root),
     ...checkApiFigures(root, figures),
+    ...checkDecisionRecords(root),
   ];
 }
 

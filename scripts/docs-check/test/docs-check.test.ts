@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkApiFigures } from '../api-figures.ts';
+import { checkDecisionRecords } from '../decision-records.ts';
 import { checkIssueNumbers } from '../issue-numbers.ts';
 import { checkLinks } from '../links.ts';
 import { checkDocs, contractFigures } from '../main.ts';
@@ -104,6 +105,19 @@ describe('documentation checks', () => {
       'docs/b.md:3: says "7 internal operations", but the contracts define 6 internal operations',
       'docs/partners/a.md:3: says "35 operations", but the contracts define 39 HTTP operations',
       'docs/partners/a.md:3: says "5 kinds of webhook events", but the contracts define 6 webhook event kinds',
+    ]);
+  });
+
+  it('refuse a decision record not named by its date, or missing from the index', () => {
+    const root = repo({
+      'docs/decisions/README.md': '# Decisions\n\n- [Listed](2026-01-01-listed.md)\n',
+      'docs/decisions/2026-01-01-listed.md': '# Listed\n',
+      'docs/decisions/2026-01-02-forgotten.md': '# Forgotten\n',
+      'docs/decisions/notes on caching.md': '# Notes\n',
+    });
+    expect(messages(checkDecisionRecords(root))).toEqual([
+      'docs/decisions/2026-01-02-forgotten.md: not listed in docs/decisions/README.md',
+      'docs/decisions/notes on caching.md: a decision record is named YYYY-MM-DD-short-slug.md',
     ]);
   });
 
