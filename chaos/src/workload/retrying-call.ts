@@ -1,4 +1,4 @@
-import { backoffDelay } from '@coin/jobs';
+import { backoffDelay } from '@coin/backoff';
 import { request } from 'undici';
 
 export interface CallSpec {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { type BackoffOptions, backoffDelay } from '@coin/backoff';
 import { namesOf } from '@coin/bus';
 import { boundQuery, type Database, type EntityManager } from '@coin/db';
-import { type BackoffOptions, backoffDelay, type QueueReading, readQueue, startPollLoop } from '@coin/jobs';
+import { type QueueReading, readQueue, startPollLoop } from '@coin/jobs';
 import { type Logger, serializeTraceContext } from '@coin/telemetry';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { outboxPublished, watchOutbox } from './metrics.ts';

@@ -1,4 +1,4 @@
-import { backoffDelay } from '@coin/jobs';
+import { backoffDelay } from '@coin/backoff';
 
 export interface RetryPolicy {
   /** Backoff of the first retry; it doubles per delivery up to `capMs`, with full jitter. */

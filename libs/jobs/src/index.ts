@@ -1,4 +1,3 @@
-export { type BackoffOptions, backoffDelay } from './backoff.ts';
 export { claimJobs } from './claim.ts';
 export { backlogGauges } from './metrics.ts';
 export { runParkedCommand } from './operator.ts';

@@ -1,6 +1,6 @@
+import { type BackoffOptions, backoffDelay } from '@coin/backoff';
 import type { Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
-import { type BackoffOptions, backoffDelay } from './backoff.ts';
 import { claimJobs } from './claim.ts';
 import { jobRuns, watchQueue } from './metrics.ts';
 import { readQueue } from './parked.ts';
