@@ -1,6 +1,13 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// Inside the repository `@coin/sdk` resolves to its TypeScript source (its package's `@coin/source`
+// export condition); partners get the built `dist/` it is published with.
+const SOURCE = '@coin/source';
+
 export default defineConfig({
+  resolve: { conditions: [SOURCE, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
     include: [
       'libs/*/test/**/*.test.ts',

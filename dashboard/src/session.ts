@@ -26,12 +26,11 @@ async function post(path: string, init: RequestInit): Promise<{ data: Record<str
   const res = await fetch(path, { credentials: 'same-origin', ...init });
   const body = await res.json().catch(() => undefined);
   if (!res.ok)
-    throw new CoinApiError(
-      res.status,
-      body as FailureBody,
-      res.headers.get('x-request-id') ?? undefined,
-      undefined,
-    );
+    throw new CoinApiError({
+      status: res.status,
+      body: body as FailureBody,
+      requestId: res.headers.get('x-request-id') ?? undefined,
+    });
   return body;
 }
 

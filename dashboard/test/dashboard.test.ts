@@ -6,11 +6,12 @@ import { startOnboarding } from '@coin/onboarding';
 import { startRules } from '@coin/rules';
 import { apiKey, createClient } from '@coin/sdk';
 import { type Stack, startStack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
+import { launchChromium } from '@coin/testing/browser';
 import { startWallet } from '@coin/wallet';
 import { startWebhooks } from '@coin/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, seriousViolations } from './support/browser.ts';
+import { screenshot, seriousViolations } from './support/browser.ts';
 
 let stack: Stack;
 let browser: Browser;

@@ -1,17 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
-
-/** Debian's Chromium (`make install` installs the `chromium` package when it is missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run make install (apt-get install chromium)`);
-  // No sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}
+import type { Page } from 'playwright-core';
 
 /** axe-core's WCAG 2.1 A and AA rules: the serious and critical violations on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<string[]> {

@@ -1,17 +1,10 @@
 import type { Operation } from '@coin/contracts';
-// The project's one backoff (full jitter); its own module, free of the job queue's database code.
-import { backoffDelay } from '@coin/jobs/backoff';
 import { anonymous, type Credentials, type Tokens } from './auth.ts';
 import { CoinApiError, CoinNetworkError, type FailureBody } from './errors.ts';
-import { type OperationName, partnerOperations } from './operations.ts';
+import { type OperationName, type PartnerOperations, partnerOperations } from './operations.ts';
+import { DEFAULT_RETRY, isRetryable, parseRetryAfter, type RetryOptions, retryDelay } from './retry.ts';
 import type { CallOptions, InputOf, ItemOf, Methods, OutputOf, PagedName } from './types.ts';
-
-export interface RetryOptions {
-  /** Attempts in all, the first included. */
-  attempts: number;
-  baseMs: number;
-  capMs: number;
-}
+import { SDK_VERSION } from './version.ts';
 
 export interface ClientOptions {
   /** Where the API is, e.g. `https://rewards.example.com` (the paths carry `/api/v1`). */
@@ -21,23 +14,19 @@ export interface ClientOptions {
   /** Per attempt. */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Your application, appended to `User-Agent` (`coin-sdk/1.0.0 shop-backend/4.2`). */
+  appInfo?: string;
 }
 
-const DEFAULT_RETRY: RetryOptions = { attempts: 4, baseMs: 200, capMs: 5_000 };
-
 type Raw = { data: unknown; location: string | null };
+type Request = { method: string; path: string; body: string | undefined };
 
 function shapeKeys(schema: unknown): string[] {
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape) : [];
 }
 
-/** Reads change nothing, so answering them twice is harmless. */
-function isRead(op: Operation): boolean {
-  return op.http!.method === 'GET' && !op.schemas.body;
-}
-
-function buildRequest(op: Operation, input: Record<string, unknown>) {
+function buildRequest(op: Operation, input: Record<string, unknown>): Request {
   const http = op.http!;
   const params = new Set(shapeKeys(op.schemas.params));
   const query = new Set(shapeKeys(op.schemas.query));
@@ -55,24 +44,50 @@ function buildRequest(op: Operation, input: Record<string, unknown>) {
   return { method, path: `${path}${qs}`, body: op.schemas.body ? JSON.stringify(body) : undefined };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One method per operation, and the generic `call` and `iterate`. */
+export type CoinClient = Methods & {
+  /** Any operation by name: `call('getBalance', {userId})` is `getBalance({userId})`. */
+  call<K extends OperationName>(
+    name: K,
+    input?: InputOf<PartnerOperations[K]>,
+    opts?: CallOptions,
+  ): Promise<OutputOf<PartnerOperations[K]>>;
+  /**
+   * Every item of a paginated operation, fetching the next page as the loop reaches it: by page
+   * (`nextpage`), by cursor where the list answers `nextCursor` (history: exact while new entries
+   * arrive), and the ledger export by `nextAfter` (up to the sealed end of the chain).
+   */
+  iterate<K extends PagedName>(
+    name: K,
+    input?: InputOf<PartnerOperations[K]>,
+    opts?: CallOptions,
+  ): AsyncGenerator<ItemOf<K>>;
+  /** Switch credentials, e.g. to a token pair after `login`. */
+  useCredentials(next: Credentials): void;
+};
+
 /**
  * A client of the partner API: one method per operation (`client.transferToUser({userId, coins})`),
  * answering the envelope's `data` or throwing CoinApiError / CoinNetworkError.
  */
-export function createClient(options: ClientOptions) {
+export function createClient(options: ClientOptions): CoinClient {
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const timeoutMs = options.timeoutMs ?? 30_000;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const userAgent = [`coin-sdk/${SDK_VERSION}`, options.appInfo].filter(Boolean).join(' ');
   let credentials = options.credentials ?? anonymous;
 
   async function attempt(
-    op: Operation,
-    req: ReturnType<typeof buildRequest>,
+    name: OperationName,
+    req: Request,
     token: string | undefined,
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
   ): Promise<Raw> {
-    const all: Record<string, string> = { accept: 'application/json', ...headers };
+    const op = partnerOperations[name] as Operation;
+    const all: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent, ...headers };
     if (req.body !== undefined) all['content-type'] = 'application/json';
     if (token && op.http!.auth === 'partner') all.authorization = `Bearer ${token}`;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -99,24 +114,14 @@ export function createClient(options: ClientOptions) {
     const envelope = body as { status?: string; data?: unknown } | undefined;
     if (res.ok && envelope?.status === 'success')
       return { data: envelope.data, location: res.headers.get('location') };
-    const retryAfter = res.headers.get('retry-after');
-    throw new CoinApiError(
-      res.status,
-      envelope?.status === 'failed' ? (body as FailureBody) : undefined,
-      res.headers.get('x-request-id') ?? undefined,
-      retryAfter === null ? undefined : Number(retryAfter),
-    );
-  }
-
-  function retryable(err: unknown, op: Operation, hasKey: boolean): boolean {
-    // A 503 means the operation was not done (nobody took it, or a dependency refused it); after a
-    // 504 or a lost connection it may have been, so only reads and keyed calls are asked again.
-    if (err instanceof CoinApiError) {
-      if (err.status === 503) return true;
-      if (err.status === 409) return err.appErrorCode === 'IDEMPOTENCY_IN_PROGRESS';
-      return err.status === 504 && (hasKey || isRead(op));
-    }
-    return err instanceof CoinNetworkError && (hasKey || isRead(op));
+    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+    throw new CoinApiError({
+      status: res.status,
+      body: envelope?.status === 'failed' ? (body as FailureBody) : undefined,
+      requestId: res.headers.get('x-request-id') ?? undefined,
+      retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+      operation: name,
+    });
   }
 
   async function refreshCall(refreshToken: string): Promise<Tokens> {
@@ -124,11 +129,7 @@ export function createClient(options: ClientOptions) {
     return tokens;
   }
 
-  async function send<K extends OperationName>(
-    name: K,
-    input: Record<string, unknown>,
-    opts: CallOptions,
-  ): Promise<Raw> {
+  async function send(name: OperationName, input: Record<string, unknown>, opts: CallOptions): Promise<Raw> {
     const op = partnerOperations[name] as Operation;
     const req = buildRequest(op, input);
     const headers: Record<string, string> = {};
@@ -140,7 +141,7 @@ export function createClient(options: ClientOptions) {
     let refreshed = false;
     for (let n = 0; ; n++) {
       try {
-        return await attempt(op, req, token, headers, opts.signal);
+        return await attempt(name, req, token, headers, opts.signal);
       } catch (err) {
         if (err instanceof CoinApiError && err.status === 401 && !refreshed && credentials.refresh) {
           refreshed = true;
@@ -151,54 +152,53 @@ export function createClient(options: ClientOptions) {
             continue;
           }
         }
-        if (n + 1 >= retry.attempts || !retryable(err, op, key !== undefined)) throw err;
-        await new Promise((r) => setTimeout(r, backoffDelay(n + 1, retry)));
+        if (n + 1 >= retry.attempts || !isRetryable(err, op, key !== undefined)) throw err;
+        const delay = retryDelay(err, n + 1, retry);
+        if (delay === undefined) throw err;
+        await sleep(delay);
       }
     }
   }
 
   async function call<K extends OperationName>(
     name: K,
-    input?: InputOf<(typeof partnerOperations)[K]>,
+    input?: InputOf<PartnerOperations[K]>,
     opts: CallOptions = {},
-  ): Promise<OutputOf<(typeof partnerOperations)[K]>> {
+  ): Promise<OutputOf<PartnerOperations[K]>> {
     const { data, location } = await send(name, (input ?? {}) as Record<string, unknown>, opts);
-    if (!(partnerOperations[name] as Operation).http!.noData)
-      return data as OutputOf<(typeof partnerOperations)[K]>;
+    if (!(partnerOperations[name] as Operation).http!.noData) return data as OutputOf<PartnerOperations[K]>;
     // Onboarding answers without data; its request's id is the last segment of `Location`.
     const requestId = location?.split('/').pop();
-    return { requestId } as OutputOf<(typeof partnerOperations)[K]>;
+    return { requestId } as OutputOf<PartnerOperations[K]>;
   }
 
-  /**
-   * Every item of a paginated list, fetching the next page as the loop reaches it. A list that
-   * answers `nextCursor` (history) is walked by cursor, which stays exact while new items arrive.
-   */
   async function* iterate<K extends PagedName>(
     name: K,
-    input?: InputOf<(typeof partnerOperations)[K]>,
+    input?: InputOf<PartnerOperations[K]>,
     opts: CallOptions = {},
   ): AsyncGenerator<ItemOf<K>> {
-    let next: { page?: number; cursor?: string } = {
-      page: (input as { page?: number } | undefined)?.page ?? 1,
-    };
+    let next: Record<string, unknown> = {};
     for (;;) {
-      const res = (await call(
-        name,
-        { ...input, ...next } as InputOf<(typeof partnerOperations)[K]>,
-        opts,
-      )) as {
-        data: ItemOf<K>[];
-        nextpage: number | null;
+      const page = (await call(name, { ...input, ...next } as InputOf<PartnerOperations[K]>, opts)) as {
+        data?: ItemOf<K>[];
+        nextpage?: number | null;
         nextCursor?: string | null;
+        entries?: ItemOf<K>[];
+        nextAfter?: number | null;
       };
-      yield* res.data;
-      if (res.nextCursor !== undefined) {
-        if (res.nextCursor === null) return;
-        next = { cursor: res.nextCursor };
+      if (page.entries) {
+        yield* page.entries;
+        if (page.nextAfter == null) return;
+        next = { after: page.nextAfter };
+        continue;
+      }
+      yield* page.data ?? [];
+      if (page.nextCursor !== undefined) {
+        if (page.nextCursor === null) return;
+        next = { cursor: page.nextCursor };
       } else {
-        if (res.nextpage === null) return;
-        next = { page: res.nextpage };
+        if (page.nextpage == null) return;
+        next = { page: page.nextpage };
       }
     }
   }
@@ -215,11 +215,8 @@ export function createClient(options: ClientOptions) {
     ...methods,
     call,
     iterate,
-    /** Switch credentials, e.g. to a token pair after `login`. */
     useCredentials(next: Credentials) {
       credentials = next;
     },
   };
 }
-
-export type CoinClient = ReturnType<typeof createClient>;

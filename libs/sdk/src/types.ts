@@ -31,12 +31,16 @@ export type Method<O> = (...args: Args<O>) => Promise<OutputOf<O>>;
 
 export type Methods = { [K in OperationName]: Method<PartnerOperations[K]> };
 
-/** Operations that answer a page: `{data: [...], nextpage}`. */
+type Out<K extends OperationName> = OutputOf<PartnerOperations[K]>;
+
+/** Operations that answer a page: `{data: [...], nextpage}`, or the export's `{entries: [...], nextAfter}`. */
 export type PagedName = {
-  [K in OperationName]: OutputOf<PartnerOperations[K]> extends { data: unknown[]; nextpage: number | null }
+  [K in OperationName]: Out<K> extends
+    | { data: unknown[]; nextpage: number | null }
+    | { entries: unknown[]; nextAfter: number | null }
     ? K
     : never;
 }[OperationName];
 
 export type ItemOf<K extends PagedName> =
-  OutputOf<PartnerOperations[K]> extends { data: (infer I)[] } ? I : never;
+  Out<K> extends { data: (infer I)[] } ? I : Out<K> extends { entries: (infer I)[] } ? I : never;

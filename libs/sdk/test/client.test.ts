@@ -3,7 +3,7 @@ import { allOperations } from '@coin/contracts';
 import { startGateway } from '@coin/gateway';
 import { startIdentity } from '@coin/identity';
 import { startOnboarding } from '@coin/onboarding';
-import { type Stack, startStack } from '@coin/testing';
+import { eventuallyPasses, type Stack, startStack } from '@coin/testing';
 import { startWallet } from '@coin/wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -110,6 +110,16 @@ describe('@coin/sdk against the gateway', () => {
     const names: string[] = [];
     for await (const tier of client.iterate('listTiers', { limit: 2 })) names.push(tier.name);
     expect(names).toEqual(['tier 1', 'tier 2', 'tier 3', 'tier 4', 'tier 5']);
+  });
+
+  it('iterates the ledger export by nextAfter up to the sealed end of the chain', async () => {
+    const { client } = await signedUp();
+    const userId = await onboardedUser(client);
+    for (const coins of [1, 2, 3, 4, 5]) await client.transferToUser({ userId, coins });
+    await eventuallyPasses(async () => expect((await client.ledgerExport()).entries).toHaveLength(5));
+    const seen: number[] = [];
+    for await (const entry of client.iterate('ledgerExport', { limit: 2 })) seen.push(entry.seq);
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('retries a transfer refused with 503 while the wallet is down, with the same Idempotency-Key, and moves the coins once', async () => {

@@ -4,7 +4,8 @@ import type { OperationDocs } from './types.ts';
 import { leaderboardDocs, onboardingDocs, webhooksDocs } from './users.ts';
 
 export { fieldDocs } from './fields.ts';
-export type { ErrorDoc, OperationDocs } from './types.ts';
+export { errorsOf } from './operation-errors.ts';
+export type { OperationDocs } from './types.ts';
 export { webhookDocs } from './webhooks.ts';
 
 /** The reference's words for every HTTP operation, by operation name. */

@@ -19,39 +19,6 @@ const FAILURE: Record<number, { errorType: string; message: string; description:
   },
 };
 
-/** Every error an operation can answer: those of its own, and those every call of its kind can get. */
-function errorsOf(op: Operation): Map<number, docs.ErrorDoc[]> {
-  const http = op.http!;
-  const out = new Map<number, docs.ErrorDoc[]>();
-  const add = (status: number, code: string, when: string) => {
-    const list = out.get(status) ?? [];
-    if (!list.some((e) => e.code === code && e.when === when)) list.push({ code, when });
-    out.set(status, list);
-  };
-  if (op.schemas.body || op.schemas.query || op.schemas.params)
-    add(
-      400,
-      'Bad request',
-      'a field is missing or invalid; `error` names it (`users[1].userId must be a valid GUID`)',
-    );
-  if (http.auth === 'partner') add(401, 'UNAUTHORIZED', 'no token, or an expired, invalid or revoked one');
-  for (const [status, list] of Object.entries(docs.operationDocs[op.name]?.errors ?? {}))
-    for (const e of list) add(Number(status), e.code, e.when);
-  if (op.schemas.body) {
-    add(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than the limit (32 MiB by default)');
-    add(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body is not `application/json`');
-  }
-  if (http.rateLimit === 'auth')
-    add(429, 'RATE_LIMITED', 'too many calls from this address (see Retry-After)');
-  add(503, 'SERVICE_UNAVAILABLE', 'the service is down; nothing was done, retry with backoff');
-  add(
-    504,
-    'SERVICE_TIMEOUT',
-    'no answer in time; it may have been done: retry reads, and writes with the same Idempotency-Key',
-  );
-  return new Map([...out].sort(([a], [b]) => a - b));
-}
-
 const failureSchema = (codes: string[]): Json => ({
   type: 'object',
   required: ['status', 'message', 'data'],
@@ -73,7 +40,7 @@ const failureSchema = (codes: string[]): Json => ({
 /** The OpenAPI responses of one operation's errors, each code with an example. */
 export function errorResponses(op: Operation): Json {
   const out: Json = {};
-  for (const [status, list] of errorsOf(op)) {
+  for (const [status, list] of docs.errorsOf(op)) {
     const kind = FAILURE[status];
     const headers: Json = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
     if (status === 429 || status === 503)
