@@ -1,6 +1,6 @@
 import { integer, serviceConfig } from '@coin/config';
 import { z } from 'zod';
-import { parseKeyEncryptionKey } from './security/key-encryption.ts';
+import { parseKeyEncryptionKey } from './domain/security/key-encryption.ts';
 
 const keyEncryptionKey = z
   .string()

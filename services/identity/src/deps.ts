@@ -1,8 +1,8 @@
 import type { NatsConnection } from '@coin/bus';
 import type { Database } from '@coin/db';
 import type { IdentityConfig } from './config.ts';
-import type { MailRelay } from './mail/mail-relay.ts';
-import type { TokenSigner } from './security/token-signer.ts';
+import type { MailRelay } from './domain/mail/mail-relay.ts';
+import type { TokenSigner } from './domain/security/token-signer.ts';
 
 export interface IdentityDeps {
   orm: Database;

@@ -2,5 +2,5 @@ export {
   DEVELOPMENT_KEY_ENCRYPTION_KEY,
   keyEncryption,
   parseKeyEncryptionKey,
-} from './security/key-encryption.ts';
+} from './domain/security/key-encryption.ts';
 export { startIdentity } from './service.ts';

@@ -1,8 +1,11 @@
 import { startService } from '@coin/startup';
 import { identityConfig } from './config.ts';
 import type { IdentityDeps } from './deps.ts';
-import { startMailRelay } from './mail/mail-relay.ts';
-import { createMailTransport } from './mail/transport.ts';
+import { startMailRelay } from './domain/mail/mail-relay.ts';
+import { createMailTransport } from './domain/mail/transport.ts';
+import { configuredKeyEncryption } from './domain/security/key-encryption.ts';
+import { prepareSigningKeys } from './domain/security/signing-keys.ts';
+import { createTokenSigner } from './domain/security/token-signer.ts';
 import { identityMigrations } from './migrations/index.ts';
 import { apiKeyHandlers } from './operations/api-keys.ts';
 import { createAccountUserHandler } from './operations/create-account-user.ts';
@@ -15,9 +18,6 @@ import { registerPartnerHandler } from './operations/register-partner.ts';
 import { resendCodeHandler } from './operations/resend-code.ts';
 import { setWebhookHandler } from './operations/set-webhook.ts';
 import { verifyEmailHandler } from './operations/verify-email.ts';
-import { configuredKeyEncryption } from './security/key-encryption.ts';
-import { prepareSigningKeys } from './security/signing-keys.ts';
-import { createTokenSigner } from './security/token-signer.ts';
 
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
   return startService(identityConfig(env), {

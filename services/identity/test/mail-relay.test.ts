@@ -7,9 +7,9 @@ import { isolatedDatabases } from '@coin/testing';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityConfig } from '../src/config.ts';
-import { enqueueMail, mailQueue } from '../src/mail/mail-outbox.ts';
-import { EXPIRED, type MailRelay, startMailRelay } from '../src/mail/mail-relay.ts';
-import { createMailTransport } from '../src/mail/transport.ts';
+import { enqueueMail, mailQueue } from '../src/domain/mail/mail-outbox.ts';
+import { EXPIRED, type MailRelay, startMailRelay } from '../src/domain/mail/mail-relay.ts';
+import { createMailTransport } from '../src/domain/mail/transport.ts';
 import { identityMigrations } from '../src/migrations/index.ts';
 
 const log = createLogger('mail-relay-test', 'silent');

@@ -7,9 +7,9 @@ import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { identityConfig } from '../src/config.ts';
+import { keyEncryption } from '../src/domain/security/key-encryption.ts';
+import { prepareSigningKeys } from '../src/domain/security/signing-keys.ts';
 import { identityMigrations } from '../src/migrations/index.ts';
-import { keyEncryption } from '../src/security/key-encryption.ts';
-import { prepareSigningKeys } from '../src/security/signing-keys.ts';
 import { startIdentity } from '../src/service.ts';
 
 const log = createLogger('signing-keys-test', 'silent');

@@ -1,8 +1,8 @@
 import type { NatsConnection } from '@coin/bus';
 import type { Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
-import type { BoardIndex } from './board-index.ts';
 import type { LeaderboardConfig } from './config.ts';
+import type { BoardIndex } from './domain/board-index.ts';
 
 export interface LeaderboardDeps {
   orm: Database;

@@ -1,12 +1,12 @@
 import { startAppliedEventsRetention } from '@coin/events';
 import { startService } from '@coin/startup';
-import { BoardIndex } from './board-index.ts';
 import { leaderboardConfig } from './config.ts';
 import { consumeReversals } from './consumers/reversals.ts';
 import { consumeRewards } from './consumers/rewards.ts';
 import { consumeTransfers } from './consumers/transfers.ts';
 import { consumeUsers } from './consumers/users.ts';
 import type { LeaderboardDeps } from './deps.ts';
+import { BoardIndex } from './domain/board-index.ts';
 import { leaderboardMigrations } from './migrations/index.ts';
 import { coinLeaderboardHandler } from './operations/coin-leaderboard.ts';
 import { pingHandler } from './operations/ping.ts';

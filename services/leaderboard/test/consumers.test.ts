@@ -10,8 +10,8 @@ import {
 } from '@coin/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boardKeys } from '../src/board-scripts.ts';
-import { coinBoardAt } from '../src/boards.ts';
+import { boardKeys } from '../src/domain/board-scripts.ts';
+import { coinBoardAt } from '../src/domain/boards.ts';
 import { startLeaderboard } from '../src/index.ts';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountText, centsOf, memberOf, userIdOf } from '../src/ranking.ts';
+import { amountText, centsOf, memberOf, userIdOf } from '../src/domain/ranking.ts';
 
 const reachedMs = fc.integer({ min: 0, max: 4_102_444_800_000 });
 const amount = fc

@@ -1,7 +1,7 @@
 import type { Database } from '@coin/db';
 import type { OutboxRelay } from '@coin/events';
 import type { OnboardingConfig } from './config.ts';
-import type { RequestProcessor } from './processing/request-processor.ts';
+import type { RequestProcessor } from './domain/processing/request-processor.ts';
 
 export interface OnboardingDeps {
   orm: Database;

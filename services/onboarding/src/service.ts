@@ -1,6 +1,7 @@
 import { startService } from '@coin/startup';
 import { onboardingConfig } from './config.ts';
 import type { OnboardingDeps } from './deps.ts';
+import { startRequestProcessor } from './domain/processing/request-processor.ts';
 import { onboardingMigrations } from './migrations/index.ts';
 import { getPartnerUserHandler, getUserHandler } from './operations/get-user.ts';
 import { listFailuresHandler } from './operations/list-failures.ts';
@@ -12,7 +13,6 @@ import {
 } from './operations/onboarding-requests.ts';
 import { createTierHandler, listTiersHandler } from './operations/tiers.ts';
 import { upgradeTierHandler } from './operations/upgrade-tier.ts';
-import { startRequestProcessor } from './processing/request-processor.ts';
 
 export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
   return startService(onboardingConfig(env), {

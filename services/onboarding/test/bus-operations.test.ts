@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { onboarding } from '@coin/contracts';
 import { eventually, type ServiceAlone, startServiceAlone } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REASON_ALREADY_STORED } from '../src/processing/process-chunk.ts';
+import { REASON_ALREADY_STORED } from '../src/domain/processing/process-chunk.ts';
 import { startOnboarding } from '../src/service.ts';
 
 let svc: ServiceAlone;

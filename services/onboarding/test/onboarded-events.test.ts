@@ -6,7 +6,7 @@ import {
   usersOnboardedEvent,
 } from '@coin/contracts';
 import { describe, expect, it } from 'vitest';
-import { usersOnboardedEvents } from '../src/processing/onboarded-events.ts';
+import { usersOnboardedEvents } from '../src/domain/processing/onboarded-events.ts';
 
 function user(dataBytes: number): onboarding.StoredUser {
   const at = new Date().toISOString();

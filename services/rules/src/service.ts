@@ -1,13 +1,13 @@
 import { startService } from '@coin/startup';
 import { rulesConfig } from './config.ts';
 import type { RulesDeps } from './deps.ts';
+import { startRewardKeyPurge } from './domain/rewards/idempotency-keys.ts';
+import { startRewardRetrier } from './domain/rewards/retrier.ts';
 import { rulesMigrations } from './migrations/index.ts';
 import { createRuleHandler } from './operations/create-rule.ts';
 import { listRulesHandler } from './operations/list-rules.ts';
 import { rewardUserHandler } from './operations/reward-user.ts';
 import { updateRuleHandler } from './operations/update-rule.ts';
-import { startRewardKeyPurge } from './rewards/idempotency-keys.ts';
-import { startRewardRetrier } from './rewards/retrier.ts';
 
 export async function startRules(env: NodeJS.ProcessEnv = process.env) {
   return startService(rulesConfig(env), {

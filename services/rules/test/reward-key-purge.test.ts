@@ -3,8 +3,8 @@ import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { eventuallyPasses, isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRewardKeyPurge } from '../src/domain/rewards/idempotency-keys.ts';
 import { rulesMigrations } from '../src/migrations/index.ts';
-import { startRewardKeyPurge } from '../src/rewards/idempotency-keys.ts';
 
 const log = createLogger('rules-purge-test', 'silent');
 const dbs = isolatedDatabases(['rulespurge']);

@@ -1,7 +1,7 @@
 import type { Database } from '@coin/db';
 import type { WalletConfig } from './config.ts';
-import type { TransferBatcher } from './ledger/transfer-batcher.ts';
-import type { Directory } from './parties/directory.ts';
+import type { TransferBatcher } from './domain/ledger/transfer-batcher.ts';
+import type { Directory } from './domain/parties/directory.ts';
 
 export interface WalletDeps {
   orm: Database;

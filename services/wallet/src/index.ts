@@ -1,2 +1,2 @@
-export { verifyLedger } from './ledger/verify.ts';
+export { verifyLedger } from './domain/ledger/verify.ts';
 export { startWallet } from './service.ts';

@@ -2,10 +2,11 @@ import { createOutboundClient } from '@coin/outbound';
 import { startService } from '@coin/startup';
 import { walletConfig } from './config.ts';
 import type { WalletDeps } from './deps.ts';
-import { startIdempotencyPurge } from './ledger/purge-idempotency-keys.ts';
-import { startLedgerSealer } from './ledger/sealer.ts';
-import { createTransferBatcher } from './ledger/transfer-batcher.ts';
-import { startLedgerVerification } from './ledger/verify-schedule.ts';
+import { startIdempotencyPurge } from './domain/ledger/purge-idempotency-keys.ts';
+import { startLedgerSealer } from './domain/ledger/sealer.ts';
+import { createTransferBatcher } from './domain/ledger/transfer-batcher.ts';
+import { startLedgerVerification } from './domain/ledger/verify-schedule.ts';
+import { createDirectory } from './domain/parties/directory.ts';
 import { walletMigrations } from './migrations/index.ts';
 import { coinSummaryHandler } from './operations/coin-summary.ts';
 import { getBalanceHandler } from './operations/get-balance.ts';
@@ -15,7 +16,6 @@ import { reverseTransferHandler } from './operations/reverse-transfer.ts';
 import { transferFromUserHandler } from './operations/transfer-from-user.ts';
 import { transferToUserHandler } from './operations/transfer-to-user.ts';
 import { getTreasuryHandler, setTreasuryHandler } from './operations/treasury.ts';
-import { createDirectory } from './parties/directory.ts';
 
 export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
   return startService(walletConfig(env), {

@@ -3,8 +3,8 @@ import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { eventuallyPasses, isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdempotencyPurge } from '../src/ledger/purge-idempotency-keys.ts';
-import { createTransferBatcher } from '../src/ledger/transfer-batcher.ts';
+import { startIdempotencyPurge } from '../src/domain/ledger/purge-idempotency-keys.ts';
+import { createTransferBatcher } from '../src/domain/ledger/transfer-batcher.ts';
 import { walletMigrations } from '../src/migrations/index.ts';
 
 const log = createLogger('wallet-purge-test', 'silent');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestHash } from '../src/ledger/request-hash.ts';
+import { requestHash } from '../src/domain/ledger/request-hash.ts';
 
 const userId = '7f1c1d4e-3f0e-4c3b-9d0a-1b2c3d4e5f60';
 

@@ -1,6 +1,6 @@
 import type { Database } from '@coin/db';
 import type { WebhooksConfig } from './config.ts';
-import type { Dispatcher } from './delivery/dispatcher.ts';
+import type { Dispatcher } from './domain/dispatcher.ts';
 
 export interface WebhooksDeps {
   orm: Database;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signature, signedHeaders } from '../src/delivery/signing.ts';
+import { signature, signedHeaders } from '../src/domain/signing.ts';
 
 describe('webhook signing (Standard Webhooks)', () => {
   it("matches the specification's published test vector", () => {

@@ -9,8 +9,8 @@ import {
   revokeApiKey,
   storeApiKey,
   useApiKey,
-} from '../security/api-keys.ts';
-import { newApiKey } from '../security/secrets.ts';
+} from '../domain/security/api-keys.ts';
+import { newApiKey } from '../domain/security/secrets.ts';
 
 function keyView(k: ApiKeyRecord) {
   return {

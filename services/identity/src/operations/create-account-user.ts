@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { handle } from '@coin/bus';
 import { accounts } from '@coin/contracts';
-import { insertAccountUser } from '../accounts/account-user-store.ts';
-import { accountUserView } from '../accounts/account-user-view.ts';
-import { issueEmailCode } from '../accounts/issue-code.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { hashPassword } from '../security/passwords.ts';
+import { insertAccountUser } from '../domain/accounts/account-user-store.ts';
+import { accountUserView } from '../domain/accounts/account-user-view.ts';
+import { issueEmailCode } from '../domain/accounts/issue-code.ts';
+import { hashPassword } from '../domain/security/passwords.ts';
 
 export function createAccountUserHandler(deps: IdentityDeps) {
   return handle(accounts.createAccountUser, async ({ body }) => {

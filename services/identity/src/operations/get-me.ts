@@ -3,8 +3,8 @@ import { identity } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { findPartner, subscribedKinds } from '../partners/partner-store.ts';
-import { partnerView } from '../partners/partner-view.ts';
+import { findPartner, subscribedKinds } from '../domain/partners/partner-store.ts';
+import { partnerView } from '../domain/partners/partner-view.ts';
 
 export function getMeHandler(deps: IdentityDeps) {
   return handle(identity.getMe, async ({ partnerId }) => {

@@ -2,7 +2,7 @@ import { handle } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { findPartner } from '../partners/partner-store.ts';
+import { findPartner } from '../domain/partners/partner-store.ts';
 
 export function getJwksHandler(deps: IdentityDeps) {
   return handle(identity.getJwks, async () => deps.signer.jwks());

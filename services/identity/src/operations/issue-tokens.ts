@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@coin/db';
 import type { IdentityDeps } from '../deps.ts';
-import { issueRefreshToken } from '../security/refresh-tokens.ts';
+import { issueRefreshToken } from '../domain/security/refresh-tokens.ts';
 
 export async function issueTokens(
   deps: IdentityDeps,

@@ -3,9 +3,9 @@ import { identity } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { findPartnerByEmail } from '../partners/partner-store.ts';
-import { admitLoginAttempt, clearLoginFailures } from '../security/login-failures.ts';
-import { DUMMY_HASH, verifyPassword } from '../security/passwords.ts';
+import { findPartnerByEmail } from '../domain/partners/partner-store.ts';
+import { admitLoginAttempt, clearLoginFailures } from '../domain/security/login-failures.ts';
+import { DUMMY_HASH, verifyPassword } from '../domain/security/passwords.ts';
 import { issueTokens } from './issue-tokens.ts';
 
 /**

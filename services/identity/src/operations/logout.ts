@@ -1,8 +1,8 @@
 import { handle } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import type { IdentityDeps } from '../deps.ts';
-import { revokeRefreshTokens } from '../security/refresh-tokens.ts';
-import { sha256 } from '../security/secrets.ts';
+import { revokeRefreshTokens } from '../domain/security/refresh-tokens.ts';
+import { sha256 } from '../domain/security/secrets.ts';
 
 /** Revokes the given refresh token's family, or, without one, every refresh token of the partner. */
 export function logoutHandler(deps: IdentityDeps) {

@@ -2,8 +2,8 @@ import { handle } from '@coin/bus';
 import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { revokeFamilyOfSpent, spendRefreshToken } from '../security/refresh-tokens.ts';
-import { sha256 } from '../security/secrets.ts';
+import { revokeFamilyOfSpent, spendRefreshToken } from '../domain/security/refresh-tokens.ts';
+import { sha256 } from '../domain/security/secrets.ts';
 import { issueTokens } from './issue-tokens.ts';
 
 /**

@@ -4,10 +4,10 @@ import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { urlRefusal } from '@coin/outbound';
 import type { IdentityDeps } from '../deps.ts';
-import { insertPartner } from '../partners/partner-store.ts';
-import { partnerView } from '../partners/partner-view.ts';
-import { hashPassword } from '../security/passwords.ts';
-import { newClientId, newWebhookSecret } from '../security/secrets.ts';
+import { insertPartner } from '../domain/partners/partner-store.ts';
+import { partnerView } from '../domain/partners/partner-view.ts';
+import { hashPassword } from '../domain/security/passwords.ts';
+import { newClientId, newWebhookSecret } from '../domain/security/secrets.ts';
 
 export function registerPartnerHandler(deps: IdentityDeps) {
   return handle(identity.registerPartner, async ({ body }) => {

@@ -2,9 +2,9 @@ import { handle } from '@coin/bus';
 import { accounts } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
-import { lockAccountUser } from '../accounts/account-user-store.ts';
-import { issueEmailCode } from '../accounts/issue-code.ts';
 import type { IdentityDeps } from '../deps.ts';
+import { lockAccountUser } from '../domain/accounts/account-user-store.ts';
+import { issueEmailCode } from '../domain/accounts/issue-code.ts';
 
 /** At most one code per EMAIL_CODE_RESEND_SECONDS per account; the row lock makes that exact. */
 export function resendCodeHandler(deps: IdentityDeps) {

@@ -3,8 +3,8 @@ import { identity, partnerEndpointChanged } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { urlRefusal } from '@coin/outbound';
 import type { IdentityDeps } from '../deps.ts';
-import { setWebhook } from '../partners/partner-store.ts';
-import { newWebhookSecret } from '../security/secrets.ts';
+import { setWebhook } from '../domain/partners/partner-store.ts';
+import { newWebhookSecret } from '../domain/security/secrets.ts';
 
 /**
  * The signing secret is kept across URL changes unless the partner asks for a new one; the event

@@ -1,10 +1,10 @@
 import { handle } from '@coin/bus';
 import { accounts } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { countWrongCode, lockAccountUser, markEmailVerified } from '../accounts/account-user-store.ts';
-import { accountUserView } from '../accounts/account-user-view.ts';
-import { verifyOneTimeCode } from '../accounts/one-time-code.ts';
 import type { IdentityDeps } from '../deps.ts';
+import { countWrongCode, lockAccountUser, markEmailVerified } from '../domain/accounts/account-user-store.ts';
+import { accountUserView } from '../domain/accounts/account-user-view.ts';
+import { verifyOneTimeCode } from '../domain/accounts/one-time-code.ts';
 
 /**
  * Checks the code under a row lock, so concurrent guesses are counted one by one. A wrong guess is

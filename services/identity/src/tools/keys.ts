@@ -8,14 +8,14 @@
 import { parseArgs } from 'node:util';
 import { runCommand } from '@coin/startup';
 import { identityConfig } from '../config.ts';
-import { identityMigrations } from '../migrations/index.ts';
-import { configuredKeyEncryption } from '../security/key-encryption.ts';
+import { configuredKeyEncryption } from '../domain/security/key-encryption.ts';
 import {
   decryptForRollback,
   keyStatuses,
   prepareSigningKeys,
   rotateSigningKey,
-} from '../security/signing-keys.ts';
+} from '../domain/security/signing-keys.ts';
+import { identityMigrations } from '../migrations/index.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

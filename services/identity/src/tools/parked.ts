@@ -5,7 +5,7 @@
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { identityConfig } from '../config.ts';
-import { mailQueue } from '../mail/mail-outbox.ts';
+import { mailQueue } from '../domain/mail/mail-outbox.ts';
 import { identityMigrations } from '../migrations/index.ts';
 
 await runCommand('identity-parked', identityConfig(process.env), async ({ database }) => {

@@ -1,7 +1,12 @@
 import { applyOnceEach, keepAppliedId, type RunningConsumer, startConsumer } from '@coin/events';
 import type { z } from 'zod';
 import type { LeaderboardDeps } from '../deps.ts';
-import { addToStandings, type BoardStanding, findStanding, type StandingChange } from '../standings.ts';
+import {
+  addToStandings,
+  type BoardStanding,
+  findStanding,
+  type StandingChange,
+} from '../domain/standings.ts';
 
 /** What every leaderboard consumer shares: the connection, the log and the configured pace. */
 export function consumerSettings(deps: LeaderboardDeps) {

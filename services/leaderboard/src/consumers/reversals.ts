@@ -1,7 +1,7 @@
 import { EVENT_CONSUMERS, EVENT_SUBJECTS, transferReversedEvent } from '@coin/contracts';
 import { keepAppliedId, type RunningConsumer, startConsumer } from '@coin/events';
-import { coinBoardAt, POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
+import { coinBoardAt, POINTS_BOARD } from '../domain/boards.ts';
 import { consumerSettings, type EventChange, recordStandings } from './record-standing.ts';
 
 const DURABLE = EVENT_CONSUMERS.leaderboardReversals.durable;

@@ -1,7 +1,7 @@
 import { EVENT_CONSUMERS, ruleRewardedEvent } from '@coin/contracts';
 import type { RunningConsumer } from '@coin/events';
-import { POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
+import { POINTS_BOARD } from '../domain/boards.ts';
 import { consumeStandings } from './record-standing.ts';
 
 /** Each rule reward adds its points to the user's all-time points. */

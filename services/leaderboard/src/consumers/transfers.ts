@@ -1,7 +1,7 @@
 import { EVENT_CONSUMERS, transferCompletedEvent } from '@coin/contracts';
 import type { RunningConsumer } from '@coin/events';
-import { coinBoardAt } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
+import { coinBoardAt } from '../domain/boards.ts';
 import { consumeStandings } from './record-standing.ts';
 
 /** Coins credited to a user (CR) count toward the earner board of the transfer's UTC month. */

@@ -7,7 +7,7 @@ import {
 } from '@coin/contracts';
 import { applyOnceEach, keepAppliedId, type RunningConsumer, startConsumer } from '@coin/events';
 import type { LeaderboardDeps } from '../deps.ts';
-import { saveUsers } from '../users.ts';
+import { saveUsers } from '../domain/users.ts';
 import { consumerSettings } from './record-standing.ts';
 
 type StoredUser = onboarding.StoredUser;

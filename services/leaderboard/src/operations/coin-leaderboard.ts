@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { leaderboard, paginate } from '@coin/contracts';
-import { coinBoard } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
+import { coinBoard } from '../domain/boards.ts';
 import { readBoard } from './read-board.ts';
 
 export function coinLeaderboardHandler(deps: LeaderboardDeps) {

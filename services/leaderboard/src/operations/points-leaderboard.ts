@@ -1,10 +1,10 @@
 import { handle } from '@coin/bus';
 import { leaderboard, paginate } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { POINTS_BOARD } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
-import { pointsEntries } from '../standings.ts';
-import { usersOf } from '../users.ts';
+import { POINTS_BOARD } from '../domain/boards.ts';
+import { pointsEntries } from '../domain/standings.ts';
+import { usersOf } from '../domain/users.ts';
 import { readBoard } from './read-board.ts';
 
 export function pointsLeaderboardHandler(deps: LeaderboardDeps) {

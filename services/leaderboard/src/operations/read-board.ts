@@ -1,8 +1,8 @@
 import { readSnapshot } from '@coin/db';
-import type { IndexedPage } from '../board-index.ts';
-import type { BoardRef } from '../boards.ts';
 import type { LeaderboardDeps } from '../deps.ts';
-import { countStandings, positionOf, standingsPage } from '../standings.ts';
+import type { IndexedPage } from '../domain/board-index.ts';
+import type { BoardRef } from '../domain/boards.ts';
+import { countStandings, positionOf, standingsPage } from '../domain/standings.ts';
 
 /**
  * A page of a board from the Redis index, or from Postgres while the index is not ready (being

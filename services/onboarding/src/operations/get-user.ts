@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { onboarding } from '@coin/contracts';
 import type { OnboardingDeps } from '../deps.ts';
-import { findUser } from '../users/user-store.ts';
+import { findUser } from '../domain/users/user-store.ts';
 
 /** Internal: wallet and rules ask whether a user exists for a partner. */
 export function getUserHandler(deps: OnboardingDeps) {

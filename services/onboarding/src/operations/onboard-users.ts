@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { handle } from '@coin/bus';
 import { onboarding } from '@coin/contracts';
 import type { OnboardingDeps } from '../deps.ts';
-import { storeRequest } from '../requests/request-store.ts';
+import { storeRequest } from '../domain/requests/request-store.ts';
 
 /**
  * The synchronous part: one insert of one row holding the whole request, due at once, then the

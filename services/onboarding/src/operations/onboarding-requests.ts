@@ -2,8 +2,8 @@ import { handle } from '@coin/bus';
 import { onboarding, paginate } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { OnboardingDeps } from '../deps.ts';
-import { storedUser } from '../processing/stored-user.ts';
-import { failurePage, findRequest, requestPage, userPage } from '../requests/request-status.ts';
+import { storedUser } from '../domain/processing/stored-user.ts';
+import { failurePage, findRequest, requestPage, userPage } from '../domain/requests/request-status.ts';
 
 const window = (q: { page: number; limit: number }) => ({ limit: q.limit, offset: (q.page - 1) * q.limit });
 

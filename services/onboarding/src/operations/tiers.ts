@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { onboarding, paginate } from '@coin/contracts';
 import type { OnboardingDeps } from '../deps.ts';
-import { createTier, tiersPage } from '../tiers/tier-store.ts';
+import { createTier, tiersPage } from '../domain/tiers/tier-store.ts';
 
 export function createTierHandler(deps: OnboardingDeps) {
   return handle(onboarding.createTier, async ({ partnerId, body }) =>

@@ -2,7 +2,7 @@ import { handle } from '@coin/bus';
 import { onboarding } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { OnboardingDeps } from '../deps.ts';
-import { moveToTier } from '../users/user-store.ts';
+import { moveToTier } from '../domain/users/user-store.ts';
 
 /** Another partner's user, tier or partnerId is answered exactly like a missing one (404). */
 export function upgradeTierHandler(deps: OnboardingDeps) {

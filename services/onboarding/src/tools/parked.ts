@@ -6,8 +6,8 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { onboardingConfig } from '../config.ts';
+import { onboardingQueue } from '../domain/processing/request-processor.ts';
 import { onboardingMigrations } from '../migrations/index.ts';
-import { onboardingQueue } from '../processing/request-processor.ts';
 
 await runCommand('onboarding-parked', onboardingConfig(process.env), async ({ database }) => {
   const orm = await database({ migrations: onboardingMigrations });

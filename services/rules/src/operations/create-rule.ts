@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { rules } from '@coin/contracts';
 import type { RulesDeps } from '../deps.ts';
-import { createRule, ruleView } from '../rules/rule-store.ts';
+import { createRule, ruleView } from '../domain/rules/rule-store.ts';
 
 export function createRuleHandler(deps: RulesDeps) {
   return handle(rules.createRule, async ({ partnerId, body }) => {

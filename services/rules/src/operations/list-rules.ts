@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { paginate, rules } from '@coin/contracts';
 import type { RulesDeps } from '../deps.ts';
-import { listedRuleView, rulesPage } from '../rules/rule-store.ts';
+import { listedRuleView, rulesPage } from '../domain/rules/rule-store.ts';
 
 export function listRulesHandler(deps: RulesDeps) {
   return handle(rules.listRules, async ({ partnerId, query }) => {

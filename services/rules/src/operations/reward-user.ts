@@ -2,10 +2,10 @@ import { callOperation, handle } from '@coin/bus';
 import { onboarding, rules } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { RulesDeps } from '../deps.ts';
-import { checkRewardKey } from '../rewards/idempotency-keys.ts';
-import { claimParticipation, findParticipation } from '../rewards/participations.ts';
-import { payParticipation } from '../rewards/pay.ts';
-import { findRuleByName } from '../rules/rule-store.ts';
+import { checkRewardKey } from '../domain/rewards/idempotency-keys.ts';
+import { claimParticipation, findParticipation } from '../domain/rewards/participations.ts';
+import { payParticipation } from '../domain/rewards/pay.ts';
+import { findRuleByName } from '../domain/rules/rule-store.ts';
 
 /**
  * Pays a user a rule's coins, once: the participation is recorded as pending (taking a place under

@@ -6,8 +6,8 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { rulesConfig } from '../config.ts';
+import { rewardQueue } from '../domain/rewards/retrier.ts';
 import { rulesMigrations } from '../migrations/index.ts';
-import { rewardQueue } from '../rewards/retrier.ts';
 
 await runCommand('rules-parked', rulesConfig(process.env), async ({ database }) => {
   const orm = await database({ migrations: rulesMigrations });

@@ -4,7 +4,7 @@
 --   the transaction that writes the entry (whichever function or release writes it), so an entry is
 --   queued exactly when it commits and the sealer never sees one that might still roll back.
 -- - `ledger_chain`: position `chain_seq` (1, 2, … per partner), the entry, `prev_hash` and `hash`
---   (hex SHA-256, see services/wallet/src/ledger/chain.ts for the canonical form).
+--   (hex SHA-256, see services/wallet/src/domain/ledger/chain.ts for the canonical form).
 --
 -- Entries written before this migration are queued too and sealed in `seq` order.
 

@@ -4,7 +4,7 @@
 -- (measured: docs/decisions/2026-11-24-ledger-foreign-keys-dropped.md).
 --
 -- Only the batch function writes these rows, from the entry and the accounts it has just written or
--- read, and nothing deletes an entry or an account. The ledger verifier (`ledger/verify.ts`) checks
+-- read, and nothing deletes an entry or an account. The ledger verifier (`domain/ledger/verify.ts`) checks
 -- that every posting refers to an entry and an account and every key to an entry. A queued id without
 -- an entry is harmless: the sealer deletes it and finds nothing to seal. A sealed entry still cannot
 -- be deleted, as `ledger_chain` keeps its foreign key. Dropping a constraint does not stop the previous

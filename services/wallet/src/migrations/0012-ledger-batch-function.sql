@@ -1,6 +1,6 @@
 -- The wallet's batch function as it stands, whole: `wallet_apply_ledger_batch`, the one function
--- every transfer and reversal goes through (services/wallet/src/ledger/transfer-batcher.ts calls
--- it). Its body is 0008's, byte for byte: this migration changes nothing in a database, it puts the
+-- every transfer and reversal goes through (services/wallet/src/domain/ledger/transfer-batcher.ts
+-- calls it). Its body is 0008's, byte for byte: this migration changes nothing in a database, it puts the
 -- current definition where a reader looks first. A change to the function is a new migration that
 -- restates it whole, as this one does.
 --

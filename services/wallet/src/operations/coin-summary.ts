@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { wallet } from '@coin/contracts';
 import type { WalletDeps } from '../deps.ts';
-import { monthSummary } from '../ledger/month-summary.ts';
+import { monthSummary } from '../domain/ledger/month-summary.ts';
 
 export function coinSummaryHandler(deps: WalletDeps) {
   return handle(wallet.coinSummary, async ({ partnerId, query }) => {

@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { wallet } from '@coin/contracts';
 import type { WalletDeps } from '../deps.ts';
-import { walletBalance } from '../ledger/user-wallet.ts';
+import { walletBalance } from '../domain/ledger/user-wallet.ts';
 
 export function getBalanceHandler(deps: WalletDeps) {
   return handle(wallet.getBalance, async ({ partnerId, query }) => {

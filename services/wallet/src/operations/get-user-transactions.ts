@@ -1,8 +1,8 @@
 import { handle } from '@coin/bus';
 import { paginate, wallet } from '@coin/contracts';
 import type { WalletDeps } from '../deps.ts';
-import { ledgerEntryView } from '../ledger/entry-view.ts';
-import { historyPage } from '../ledger/user-wallet.ts';
+import { ledgerEntryView } from '../domain/ledger/entry-view.ts';
+import { historyPage } from '../domain/ledger/user-wallet.ts';
 
 export function getUserTransactionsHandler(deps: WalletDeps) {
   return handle(wallet.getUserTransactions, async ({ partnerId, query }) => {

@@ -2,8 +2,8 @@ import { handle } from '@coin/bus';
 import { wallet } from '@coin/contracts';
 import { boundQuery } from '@coin/db';
 import type { WalletDeps } from '../deps.ts';
-import { CHAIN_COLUMNS, chainEntryFromRow } from '../ledger/chain.ts';
-import type { Party } from '../parties/directory.ts';
+import { CHAIN_COLUMNS, chainEntryFromRow } from '../domain/ledger/chain.ts';
+import type { Party } from '../domain/parties/directory.ts';
 
 export function ledgerExportHandler(deps: WalletDeps) {
   return handle(wallet.ledgerExport, async ({ partnerId, query }) => {

@@ -3,12 +3,12 @@ import { wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { serializeTraceContext } from '@coin/telemetry';
 import type { WalletDeps } from '../deps.ts';
-import { transferEntryView } from '../ledger/entry-view.ts';
-import { ledgerTransfers } from '../ledger/metrics.ts';
-import { refusal } from '../ledger/refusals.ts';
-import { reversalRequestHash } from '../ledger/request-hash.ts';
-import { findEntry } from '../ledger/user-wallet.ts';
-import type { Party } from '../parties/directory.ts';
+import { transferEntryView } from '../domain/ledger/entry-view.ts';
+import { ledgerTransfers } from '../domain/ledger/metrics.ts';
+import { refusal } from '../domain/ledger/refusals.ts';
+import { reversalRequestHash } from '../domain/ledger/request-hash.ts';
+import { findEntry } from '../domain/ledger/user-wallet.ts';
+import type { Party } from '../domain/parties/directory.ts';
 
 /**
  * Corrects an entry with a new one going the other way. The checks that cannot change (the entry is

@@ -3,11 +3,11 @@ import { RULE_REWARD_IDEMPOTENCY_PREFIX, type wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { serializeTraceContext } from '@coin/telemetry';
 import type { WalletDeps } from '../deps.ts';
-import { transferEntryView } from '../ledger/entry-view.ts';
-import { ledgerTransfers } from '../ledger/metrics.ts';
-import { refusal } from '../ledger/refusals.ts';
-import { requestHash } from '../ledger/request-hash.ts';
-import type { Direction } from '../ledger/transfer-batcher.ts';
+import { transferEntryView } from '../domain/ledger/entry-view.ts';
+import { ledgerTransfers } from '../domain/ledger/metrics.ts';
+import { refusal } from '../domain/ledger/refusals.ts';
+import { requestHash } from '../domain/ledger/request-hash.ts';
+import type { Direction } from '../domain/ledger/transfer-batcher.ts';
 
 type TransferOperation = typeof wallet.transferToUser | typeof wallet.transferFromUser;
 

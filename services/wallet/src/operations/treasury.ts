@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { wallet } from '@coin/contracts';
 import type { WalletDeps } from '../deps.ts';
-import { readTreasury, setIssuanceLimit } from '../ledger/treasury.ts';
+import { readTreasury, setIssuanceLimit } from '../domain/ledger/treasury.ts';
 
 export function getTreasuryHandler(deps: WalletDeps) {
   return handle(wallet.getTreasury, ({ partnerId }) => readTreasury(deps.orm.em.fork(), partnerId));

@@ -7,7 +7,7 @@
 import { runCommand } from '@coin/startup';
 import pg from 'pg';
 import { walletConfig } from '../config.ts';
-import { verifyLedger } from '../ledger/verify.ts';
+import { verifyLedger } from '../domain/ledger/verify.ts';
 
 await runCommand('ledger-verify', walletConfig(process.env), async ({ config }) => {
   const client = new pg.Client({ connectionString: config.databaseUrl });

@@ -1,7 +1,7 @@
 import { handle } from '@coin/bus';
 import { paginate, webhooks } from '@coin/contracts';
-import { deliveriesPage } from '../delivery/deliveries.ts';
 import type { WebhooksDeps } from '../deps.ts';
+import { deliveriesPage } from '../domain/deliveries.ts';
 
 export function listDeliveriesHandler(deps: WebhooksDeps) {
   return handle(webhooks.listDeliveries, async ({ partnerId, query }) => {

@@ -1,8 +1,8 @@
 import { handle } from '@coin/bus';
 import { webhooks } from '@coin/contracts';
 import { AppError } from '@coin/errors';
-import { retryDelivery } from '../delivery/deliveries.ts';
 import type { WebhooksDeps } from '../deps.ts';
+import { retryDelivery } from '../domain/deliveries.ts';
 
 export function retryDeliveryHandler(deps: WebhooksDeps) {
   return handle(webhooks.retryDelivery, async ({ partnerId, params }) => {

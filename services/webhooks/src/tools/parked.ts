@@ -5,7 +5,7 @@
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { webhooksConfig } from '../config.ts';
-import { deliveryQueue } from '../delivery/delivery-queue.ts';
+import { deliveryQueue } from '../domain/delivery-queue.ts';
 import { webhooksMigrations } from '../migrations/index.ts';
 
 await runCommand('webhooks-parked', webhooksConfig(process.env), async ({ database }) => {

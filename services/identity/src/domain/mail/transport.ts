@@ -1,6 +1,6 @@
 import type { Logger } from '@coin/telemetry';
 import nodemailer from 'nodemailer';
-import type { IdentityConfig } from '../config.ts';
+import type { IdentityConfig } from '../../config.ts';
 
 export interface Mail {
   to: string;

@@ -2,7 +2,7 @@ import { callOperation } from '@coin/bus';
 import { type leaderboard, onboarding } from '@coin/contracts';
 import { boundQuery, type EntityManager, isoTime } from '@coin/db';
 import type { z } from 'zod';
-import type { LeaderboardDeps } from './deps.ts';
+import type { LeaderboardDeps } from '../deps.ts';
 
 /**
  * The points board shows each user as onboarding stored them. They are a projection of

@@ -4,7 +4,7 @@ import type { OutboxRelay } from '@coin/events';
 import { type JobQueue, startJobWorker } from '@coin/jobs';
 import type { Logger } from '@coin/telemetry';
 import { LRUCache } from 'lru-cache';
-import type { OnboardingConfig } from '../config.ts';
+import type { OnboardingConfig } from '../../config.ts';
 import { firstOccurrences, processChunk } from './process-chunk.ts';
 
 type OnboardUser = onboarding.OnboardUser;

@@ -4,9 +4,9 @@
  * complete, so running services never read a partial index.
  */
 import { runCommand } from '@coin/startup';
-import { BoardIndex } from './board-index.ts';
-import { leaderboardConfig } from './config.ts';
-import { leaderboardMigrations } from './migrations/index.ts';
+import { leaderboardConfig } from '../config.ts';
+import { BoardIndex } from '../domain/board-index.ts';
+import { leaderboardMigrations } from '../migrations/index.ts';
 
 await runCommand('leaderboard-rebuild', leaderboardConfig(process.env), async (ctx) => {
   const orm = await ctx.database({ migrations: leaderboardMigrations });

@@ -1,6 +1,6 @@
 import { boundQuery, boundRow } from '@coin/db';
 import { type JobQueue, type JobWorker, startJobWorker } from '@coin/jobs';
-import type { RulesDeps } from '../deps.ts';
+import type { RulesDeps } from '../../deps.ts';
 import { PARTICIPATION_COLUMNS, type ParticipationRow, toParticipation } from './participations.ts';
 import { payParticipation } from './pay.ts';
 

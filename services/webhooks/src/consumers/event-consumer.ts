@@ -10,8 +10,8 @@ import {
 } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import type { z } from 'zod';
-import { type PartnerEndpoints, receives } from './partner-endpoints.ts';
-import { type NewDelivery, recordDeliveries } from './record-deliveries.ts';
+import { type PartnerEndpoints, receives } from '../domain/partner-endpoints.ts';
+import { type NewDelivery, recordDeliveries } from '../domain/record-deliveries.ts';
 
 type BusEvent = { eventId: string; partnerId: string };
 

@@ -7,7 +7,7 @@ import {
 } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { addToOutbox } from '@coin/events';
-import type { RulesDeps } from '../deps.ts';
+import type { RulesDeps } from '../../deps.ts';
 import {
   type CoinsLedger,
   findParticipation,
