@@ -38,7 +38,7 @@ export type Database = MikroORM;
  * (MikroORM's `Configuration.set`) on every message
  * (docs/decisions/2026-11-25-request-scope-forks-on-first-use.md).
  */
-const scopes = new AsyncLocalStorage<{ orm: Database; em?: EntityManager }>();
+const scopes = new AsyncLocalStorage<{ db: Database; em?: EntityManager }>();
 let forking = false;
 
 const MIGRATION_LOCK = "hashtext('coin-migrations')";
@@ -54,7 +54,7 @@ export async function migrateDatabase(opts: {
   log: Logger;
 }): Promise<void> {
   await ensureDatabase(opts.url);
-  const orm = await MikroORM.init({
+  const db = await MikroORM.init({
     clientUrl: opts.url,
     entities: [],
     extensions: [Migrator],
@@ -75,12 +75,12 @@ export async function migrateDatabase(opts: {
   try {
     await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     await recordRenamed(lock, opts.migrations);
-    const done = await orm.migrator.up();
+    const done = await db.migrator.up();
     if (done.length) opts.log.info({ migrations: done.map((m) => m.name) }, 'migrations applied');
   } finally {
     await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
     await lock.end();
-    await orm.close();
+    await db.close();
   }
 }
 
@@ -112,19 +112,19 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const service = opts.service ?? new URL(opts.url).pathname.slice(1);
   const poolMax = opts.poolMax ?? DEFAULTS.DB_POOL_MAX;
   // Assigned once init returns: MikroORM resolves the context while it builds the global manager.
-  let orm: Database | undefined;
-  orm = await MikroORM.init({
+  let db: Database | undefined;
+  db = await MikroORM.init({
     clientUrl: opts.url,
-    // `orm.em` inside requestScope: the message's own fork, made on first use. Outside one it
+    // `db.em` inside requestScope: the message's own fork, made on first use. Outside one it
     // is the global manager, whose entity operations MikroORM refuses (allowGlobalContext).
     context: () => {
       const scope = scopes.getStore();
       // A fork resolves the context while MikroORM builds it: that look-up gets the global manager.
-      if (!orm || scope?.orm !== orm || forking) return undefined;
+      if (!db || scope?.db !== db || forking) return undefined;
       if (!scope.em) {
         forking = true;
         try {
-          scope.em = orm.em.fork({ useContext: true, disableContextResolution: true });
+          scope.em = db.em.fork({ useContext: true, disableContextResolution: true });
         } finally {
           forking = false;
         }
@@ -150,18 +150,18 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     colors: false,
     logger: (message) => opts.log.debug({ component: 'mikro-orm' }, message),
   });
-  return orm;
+  return db;
 }
 
 /**
- * Wraps a handler so that `orm.em` in it is an entity manager of its own (one per handled
+ * Wraps a handler so that `db.em` in it is an entity manager of its own (one per handled
  * message, forked when first used), and so a database wait that ran out answers 503/504 instead
  * of 500.
  */
-export function requestScope(orm: Database, service: string) {
+export function requestScope(db: Database, service: string) {
   return async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
-      return await scopes.run({ orm }, fn);
+      return await scopes.run({ db }, fn);
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw databaseFailure(err, service) ?? err;

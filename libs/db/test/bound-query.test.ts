@@ -12,41 +12,38 @@ import {
 } from '../src/index.ts';
 
 const dbs = isolatedDatabases(['dbquery']);
-let orm: Database;
+let db: Database;
 
 beforeAll(async () => {
-  orm = await openDatabase({
+  db = await openDatabase({
     service: 'dbquery',
     url: dbs.env.DBQUERY_DATABASE_URL,
     migrations: [],
     log: createLogger('db-test', 'silent'),
   });
   await boundQuery(
-    orm.em.fork(),
+    db.em.fork(),
     'CREATE TABLE notes (id int PRIMARY KEY, body jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now())',
     [],
   );
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
 const count = async (id: number) =>
   (
-    await boundQuery<{ n: number }>(orm.em.fork(), 'SELECT count(*)::int AS n FROM notes WHERE id = $1', [id])
+    await boundQuery<{ n: number }>(db.em.fork(), 'SELECT count(*)::int AS n FROM notes WHERE id = $1', [id])
   )[0].n;
 
 describe('boundQuery, the one way to run SQL', () => {
   it('binds $n parameters as values, however large or hostile the text', async () => {
     const body = { text: "it's; DROP TABLE notes; --", big: 'x'.repeat(2_000_000) };
-    await boundQuery(orm.em.fork(), 'INSERT INTO notes (id, body) VALUES ($1, $2)', [
-      1,
-      JSON.stringify(body),
-    ]);
+    await boundQuery(db.em.fork(), 'INSERT INTO notes (id, body) VALUES ($1, $2)', [1, JSON.stringify(body)]);
     const [row] = await boundQuery<{ body: typeof body }>(
-      orm.em.fork(),
+      db.em.fork(),
       'SELECT body FROM notes WHERE id = $1',
       [1],
     );
@@ -54,7 +51,7 @@ describe('boundQuery, the one way to run SQL', () => {
   });
 
   it('runs in the transaction of the entity manager it is given: a rollback undoes it', async () => {
-    const failed = await orm.em
+    const failed = await db.em
       .fork()
       .transactional(async (tx) => {
         await boundQuery(tx, `INSERT INTO notes (id, body) VALUES ($1, '{}')`, [2]);
@@ -74,7 +71,7 @@ describe('boundQuery, the one way to run SQL', () => {
   it('insertUnique returns the row, makes its error of a unique violation, and throws any other failure', async () => {
     const insert = (id: number, body: string | null) =>
       insertUnique<{ id: number }>(
-        orm.em.fork(),
+        db.em.fork(),
         'INSERT INTO notes (id, body) VALUES ($1, $2) RETURNING id',
         [id, body],
         (constraint) => new Error(`duplicate: ${constraint}`),
@@ -86,7 +83,7 @@ describe('boundQuery, the one way to run SQL', () => {
 
   it('gives timestamps as Postgres text, which isoTime turns into ISO 8601 UTC', async () => {
     const [row] = await boundQuery<{ at: string }>(
-      orm.em.fork(),
+      db.em.fork(),
       `SELECT '2026-03-01 12:30:45.123+05:30'::timestamptz AS at`,
       [],
     );
@@ -97,9 +94,9 @@ describe('boundQuery, the one way to run SQL', () => {
 
 describe('boundRow and boundPage, the shapes every store reads', () => {
   beforeAll(async () => {
-    await boundQuery(orm.em.fork(), 'CREATE TABLE pages (owner int NOT NULL, n int NOT NULL)', []);
+    await boundQuery(db.em.fork(), 'CREATE TABLE pages (owner int NOT NULL, n int NOT NULL)', []);
     await boundQuery(
-      orm.em.fork(),
+      db.em.fork(),
       'INSERT INTO pages (owner, n) SELECT o, n FROM generate_series(1, 2) o, generate_series(1, 7) n',
       [],
     );
@@ -107,32 +104,32 @@ describe('boundRow and boundPage, the shapes every store reads', () => {
 
   it('boundRow gives the row a statement returns, or undefined when it returns none', async () => {
     const sql = 'SELECT n FROM pages WHERE owner = $1 AND n = $2';
-    expect(await boundRow<{ n: number }>(orm.em.fork(), sql, [1, 3])).toEqual({ n: 3 });
-    expect(await boundRow<{ n: number }>(orm.em.fork(), sql, [1, 8])).toBeUndefined();
+    expect(await boundRow<{ n: number }>(db.em.fork(), sql, [1, 3])).toEqual({ n: 3 });
+    expect(await boundRow<{ n: number }>(db.em.fork(), sql, [1, 8])).toBeUndefined();
   });
 
   it('boundPage gives a page in order with the count of every row, its limit and offset bound after the parameters', async () => {
     const query = { columns: 'n', from: 'pages WHERE owner = $1 AND n > $2', orderBy: 'n DESC' };
-    expect(await boundPage<{ n: number }>(orm.em.fork(), query, [2, 1], { limit: 2, offset: 1 })).toEqual({
+    expect(await boundPage<{ n: number }>(db.em.fork(), query, [2, 1], { limit: 2, offset: 1 })).toEqual({
       rows: [{ n: 6 }, { n: 5 }],
       count: 6,
     });
-    expect(await boundPage<{ n: number }>(orm.em.fork(), query, [2, 1], { limit: 5, offset: 10 })).toEqual({
+    expect(await boundPage<{ n: number }>(db.em.fork(), query, [2, 1], { limit: 5, offset: 10 })).toEqual({
       rows: [],
       count: 6,
     });
   });
 
   it('boundPage reads the page and its count on one snapshot while rows are committed meanwhile', async () => {
-    await boundQuery(orm.em.fork(), 'CREATE TABLE arrivals (n int NOT NULL)', []);
+    await boundQuery(db.em.fork(), 'CREATE TABLE arrivals (n int NOT NULL)', []);
     let writing = true;
     const writer = (async () => {
-      for (let n = 0; writing; n++) await boundQuery(orm.em.fork(), 'INSERT INTO arrivals VALUES ($1)', [n]);
+      for (let n = 0; writing; n++) await boundQuery(db.em.fork(), 'INSERT INTO arrivals VALUES ($1)', [n]);
     })();
     const query = { columns: 'n', from: 'arrivals WHERE n >= $1', orderBy: 'n' };
     const disagreements: { rows: number; count: number }[] = [];
     for (let i = 0; i < 200; i++) {
-      const page = await boundPage<{ n: number }>(orm.em.fork(), query, [0], { limit: 100_000, offset: 0 });
+      const page = await boundPage<{ n: number }>(db.em.fork(), query, [0], { limit: 100_000, offset: 0 });
       if (page.rows.length !== page.count) disagreements.push({ rows: page.rows.length, count: page.count });
     }
     writing = false;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundQuery, type Database, openDatabase, requestScope } from '../src/index.ts';
 
 const dbs = isolatedDatabases(['dbscope']);
-let orm: Database;
+let db: Database;
 let other: Database;
 
 const open = () =>
@@ -17,53 +17,53 @@ const open = () =>
   });
 
 beforeAll(async () => {
-  orm = await open();
+  db = await open();
   other = await open();
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await other?.close();
   await dbs.drop();
 });
 
 describe('requestScope, the entity manager of one handled message', () => {
-  it('gives orm.em one manager of its own for the whole message, across awaits, and it queries', async () => {
-    const scoped = requestScope(orm, 'dbscope');
+  it('gives db.em one manager of its own for the whole message, across awaits, and it queries', async () => {
+    const scoped = requestScope(db, 'dbscope');
     const seen = await scoped(async () => {
-      const first = orm.em.getContext();
+      const first = db.em.getContext();
       await pause(5);
-      const [row] = await boundQuery<{ n: number }>(orm.em, 'SELECT 1 AS n', []);
-      return { first, again: orm.em.getContext(), n: row.n };
+      const [row] = await boundQuery<{ n: number }>(db.em, 'SELECT 1 AS n', []);
+      return { first, again: db.em.getContext(), n: row.n };
     });
     expect(seen.n).toBe(1);
     expect(seen.again).toBe(seen.first);
-    expect(seen.first).not.toBe(orm.em);
+    expect(seen.first).not.toBe(db.em);
   });
 
   it('gives concurrent messages different managers', async () => {
-    const scoped = requestScope(orm, 'dbscope');
+    const scoped = requestScope(db, 'dbscope');
     const managers = await Promise.all(
       [1, 2, 3].map(() =>
         scoped(async () => {
           await pause(5);
-          return orm.em.getContext();
+          return db.em.getContext();
         }),
       ),
     );
     expect(new Set(managers).size).toBe(3);
   });
 
-  it("leaves orm.em the global manager outside a message and inside another database's message", async () => {
-    expect(orm.em.getContext(false)).toBe(orm.em);
+  it("leaves db.em the global manager outside a message and inside another database's message", async () => {
+    expect(db.em.getContext(false)).toBe(db.em);
     const inOther = await requestScope(
       other,
       'other',
     )(async () => ({
-      mine: orm.em.getContext(false),
+      mine: db.em.getContext(false),
       its: other.em.getContext(false),
     }));
-    expect(inOther.mine).toBe(orm.em);
+    expect(inOther.mine).toBe(db.em);
     expect(inOther.its).not.toBe(other.em);
   });
 });

@@ -11,10 +11,10 @@ import {
 } from '../src/index.ts';
 
 const dbs = isolatedDatabases(['dbtimeouts']);
-let orm: Database;
+let db: Database;
 
 beforeAll(async () => {
-  orm = await openDatabase({
+  db = await openDatabase({
     service: 'dbtimeouts',
     url: dbs.env.DBTIMEOUTS_DATABASE_URL,
     migrations: [],
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
@@ -35,7 +35,7 @@ const sleep = (em: Database['em'], seconds: number) => boundQuery(em, 'SELECT pg
 
 describe('statement timeout of a pool', () => {
   it('cancels a statement that runs longer, as a 504 SERVICE_TIMEOUT', async () => {
-    const err = await sleep(orm.em.fork(), 0.5).catch((e: unknown) => e);
+    const err = await sleep(db.em.fork(), 0.5).catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('57014');
     expect(databaseFailure(err, 'dbtimeouts')).toMatchObject({
       status: 504,
@@ -44,12 +44,12 @@ describe('statement timeout of a pool', () => {
   });
 
   it('lets bulk work raise it for its own transaction only, on the same pooled connection', async () => {
-    await orm.em.fork().transactional(async (tx) => {
+    await db.em.fork().transactional(async (tx) => {
       await allowSlowStatements(tx, 5000);
       await sleep(tx, 0.5);
     });
     // The pool has one connection: the raised timeout did not outlive its transaction on it.
-    const after = await sleep(orm.em.fork(), 0.5).catch((e: unknown) => e);
+    const after = await sleep(db.em.fork(), 0.5).catch((e: unknown) => e);
     expect((after as { code?: string }).code).toBe('57014');
   });
 
@@ -66,7 +66,7 @@ describe('a session Postgres ends in the middle of a transaction', () => {
     const admin = new pg.Client({ connectionString: dbs.env.DBTIMEOUTS_DATABASE_URL });
     await admin.connect();
     try {
-      const killed = await orm.em
+      const killed = await db.em
         .fork()
         .transactional(async (tx) => {
           const [{ pid }] = await tx.execute<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
@@ -76,7 +76,7 @@ describe('a session Postgres ends in the middle of a transaction', () => {
         .catch((e: unknown) => e);
       expect(killed).toBeInstanceOf(Error);
       // The pool has one connection: this waits for it, or fails after the acquire timeout.
-      const [row] = await orm.em.fork().execute<{ ok: number }[]>('SELECT 1 AS ok');
+      const [row] = await db.em.fork().execute<{ ok: number }[]>('SELECT 1 AS ok');
       expect(row.ok).toBe(1);
     } finally {
       await admin.end();
@@ -84,7 +84,7 @@ describe('a session Postgres ends in the middle of a transaction', () => {
   });
 
   it('ends a session left idle inside a transaction: its locks go, and so does its pool slot', async () => {
-    const stuck = await orm.em
+    const stuck = await db.em
       .fork()
       .transactional(async (tx) => {
         await tx.execute('SELECT 1');
@@ -93,7 +93,7 @@ describe('a session Postgres ends in the middle of a transaction', () => {
       })
       .catch((e: unknown) => e);
     expect(stuck).toBeInstanceOf(Error);
-    const [row] = await orm.em.fork().execute<{ ok: number }[]>('SELECT 1 AS ok');
+    const [row] = await db.em.fork().execute<{ ok: number }[]>('SELECT 1 AS ok');
     expect(row.ok).toBe(1);
   });
 });

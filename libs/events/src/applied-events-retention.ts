@@ -19,10 +19,10 @@ const APPLIED_IDS_KEPT_DAYS = EVENTS_MAX_AGE_DAYS + 1;
  * the table grows by one row per event and consumer for ever
  * (docs/decisions/2026-11-27-applied-events-retention.md).
  */
-export function startAppliedEventsRetention(opts: { orm: Database; log: Logger; service: string }): PollLoop {
+export function startAppliedEventsRetention(opts: { db: Database; log: Logger; service: string }): PollLoop {
   return startPurge({
     what: 'applied event ids',
-    orm: opts.orm,
+    db: opts.db,
     log: opts.log,
     table: 'applied_events',
     expired: 'NOT pinned AND applied_at < now() - make_interval(days => $1)',

@@ -55,10 +55,10 @@ export async function applyOnceEach<T extends { eventId: string }>(
  * and its replay can come at any time, so its id is pinned and the retention purge keeps it. When
  * the pin cannot be written the event is not parked and is retried instead.
  */
-export function keepAppliedId(orm: Database, consumers: readonly string[]) {
+export function keepAppliedId(db: Database, consumers: readonly string[]) {
   return async (event: { eventId: string }): Promise<void> => {
     await boundQuery(
-      orm.em.fork(),
+      db.em.fork(),
       'UPDATE applied_events SET pinned = true WHERE consumer = ANY($1) AND event_id = $2',
       [consumers, event.eventId],
     );

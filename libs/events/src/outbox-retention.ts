@@ -11,14 +11,14 @@ import { outboxPurged } from './metrics.ts';
  * the `outbox_published` index; unpublished rows, pending or parked, are never touched.
  */
 export function startOutboxRetention(opts: {
-  orm: Database;
+  db: Database;
   log: Logger;
   service: string;
   retentionHours: number;
 }): PollLoop {
   return startPurge({
     what: 'published outbox rows',
-    orm: opts.orm,
+    db: opts.db,
     log: opts.log,
     table: 'outbox',
     expired: 'published_at < now() - make_interval(hours => $1)',

@@ -40,7 +40,7 @@ export interface OutboxRelay {
 }
 
 export interface RelayOptions {
-  orm: Database;
+  db: Database;
   nc: NatsConnection;
   log: Logger;
   /** The `service` label of the outbox metrics; by default the logger's `service` binding. */
@@ -121,7 +121,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       await ensureEventsStream(opts.nc);
       streamReady = true;
     }
-    return opts.orm.em.fork().transactional(async (tx) => {
+    return opts.db.em.fork().transactional(async (tx) => {
       await boundQuery(tx, RELAY_PASS_SETTINGS, []);
       const rows = await boundQuery<OutboxRow>(tx, CLAIM_DUE_ROWS, [batch]);
       if (rows.length === 0) return 0;
@@ -168,7 +168,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
     onError: (err) => opts.log.warn({ err }, 'outbox relay failed; will retry'),
   });
 
-  const backlog = (): Promise<QueueReading> => readQueue(opts.orm.em.fork(), outboxQueue);
+  const backlog = (): Promise<QueueReading> => readQueue(opts.db.em.fork(), outboxQueue);
   const unwatch = watchOutbox(service, backlog);
 
   return {

@@ -22,11 +22,11 @@ import {
 const log = createLogger('applied-retention-test', 'silent');
 const dbs = isolatedDatabases(['appliedtest']);
 const namespace = `t${randomBytes(5).toString('hex')}`;
-let orm: Database;
+let db: Database;
 let nc: NatsConnection;
 
 beforeAll(async () => {
-  orm = await openDatabase({
+  db = await openDatabase({
     url: dbs.env.APPLIEDTEST_DATABASE_URL,
     migrations: appliedEventsMigrations,
     log,
@@ -40,14 +40,14 @@ afterAll(async () => {
   await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
   await jsm.streams.delete(parkedStreamName(nc)).catch(() => undefined);
   await nc?.close();
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
 /** `count` applied ids of `consumer`, applied `daysAgo`, pinned or not. */
 async function applied(consumer: string, count: number, daysAgo: number, pinned = false): Promise<void> {
   await boundQuery(
-    orm.em.fork(),
+    db.em.fork(),
     `INSERT INTO applied_events (consumer, event_id, applied_at, pinned)
      SELECT $1, gen_random_uuid()::text, now() - make_interval(days => $3), $4
        FROM generate_series(1, $2::int)`,
@@ -57,7 +57,7 @@ async function applied(consumer: string, count: number, daysAgo: number, pinned 
 
 async function kept(consumer: string): Promise<{ old: number; recent: number; pinned: number }> {
   const [row] = await boundQuery<{ old: number; recent: number; pinned: number }>(
-    orm.em.fork(),
+    db.em.fork(),
     `SELECT count(*) FILTER (WHERE applied_at < now() - interval '31 days' AND NOT pinned)::int AS old,
             count(*) FILTER (WHERE applied_at >= now() - interval '31 days')::int AS recent,
             count(*) FILTER (WHERE pinned)::int AS pinned
@@ -95,7 +95,7 @@ describe('applied-event ids', () => {
     await applied(consumer, 3, 30);
     await applied(consumer, 2, 90, true);
     const service = `applied-${randomUUID().slice(0, 8)}`;
-    const retention = startAppliedEventsRetention({ orm, log, service });
+    const retention = startAppliedEventsRetention({ db, log, service });
     try {
       await eventuallyPasses(async () =>
         expect(await kept(consumer)).toEqual({ old: 0, recent: 3, pinned: 2 }),
@@ -119,10 +119,10 @@ describe('applied-event ids', () => {
       schema,
       retry: { baseMs: 10, capMs: 50 },
       now: () => Date.now() + offsetMs,
-      beforePark: keepAppliedId(orm, [durable]),
+      beforePark: keepAppliedId(db, [durable]),
       // Applied and committed; the step after the commit (an index, a cache) keeps failing.
       handle: async (event) => {
-        await applyOnce(orm.em.fork(), durable, event.eventId, async () => void effects++);
+        await applyOnce(db.em.fork(), durable, event.eventId, async () => void effects++);
         throw new Error('index unavailable');
       },
     });
@@ -133,20 +133,20 @@ describe('applied-event ids', () => {
       offsetMs = 24 * 3600_000;
       await eventuallyPasses(async () => expect(await parkedOf(durable)).toHaveLength(1));
       const [row] = await boundQuery<{ pinned: boolean }>(
-        orm.em.fork(),
+        db.em.fork(),
         'SELECT pinned FROM applied_events WHERE consumer = $1 AND event_id = $2',
         [durable, eventId],
       );
       expect(row).toEqual({ pinned: true });
 
       await boundQuery(
-        orm.em.fork(),
+        db.em.fork(),
         "UPDATE applied_events SET applied_at = now() - interval '60 days' WHERE consumer = $1",
         [durable],
       );
       // An id of the same age, not pinned: the purge has run once it is gone.
       await applied(durable, 1, 60);
-      const retention = startAppliedEventsRetention({ orm, log, service: durable });
+      const retention = startAppliedEventsRetention({ db, log, service: durable });
       try {
         await eventuallyPasses(async () =>
           expect(await kept(durable)).toEqual({ old: 0, recent: 0, pinned: 1 }),
@@ -154,7 +154,7 @@ describe('applied-event ids', () => {
       } finally {
         await retention.stop();
       }
-      expect(await applyOnce(orm.em.fork(), durable, eventId, async () => void effects++)).toBe(false);
+      expect(await applyOnce(db.em.fork(), durable, eventId, async () => void effects++)).toBe(false);
       expect(effects).toBe(1);
     } finally {
       await consumer.stop();

@@ -7,14 +7,14 @@ import { outboxMigrations, startOutboxRetention } from '../src/index.ts';
 
 const log = createLogger('outbox-retention-test', 'silent');
 const dbs = isolatedDatabases(['retentiontest']);
-let orm: Database;
+let db: Database;
 
 beforeAll(async () => {
-  orm = await openDatabase({ url: dbs.env.RETENTIONTEST_DATABASE_URL, migrations: outboxMigrations, log });
+  db = await openDatabase({ url: dbs.env.RETENTIONTEST_DATABASE_URL, migrations: outboxMigrations, log });
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
@@ -25,7 +25,7 @@ async function rows(
   hoursAgo: number,
 ): Promise<void> {
   await boundQuery(
-    orm.em.fork(),
+    db.em.fork(),
     `INSERT INTO outbox (id, subject, payload, created_at, published_at, parked_at)
      SELECT gen_random_uuid(), 'events.test.kept', '{}', t, CASE WHEN $2 = 'published' THEN t END,
             CASE WHEN $2 = 'parked' THEN t END
@@ -36,7 +36,7 @@ async function rows(
 
 async function counts(): Promise<Record<string, number>> {
   const found = await boundQuery<{ kind: string; n: number }>(
-    orm.em.fork(),
+    db.em.fork(),
     `SELECT CASE WHEN published_at IS NOT NULL THEN 'published'
                  WHEN parked_at IS NOT NULL THEN 'parked' ELSE 'pending' END AS kind, count(*)::int AS n
        FROM outbox GROUP BY 1`,
@@ -53,14 +53,14 @@ async function purged(service: string): Promise<number> {
 
 describe('outbox retention', () => {
   it('deletes the rows published before the retention, chunk after chunk, and nothing a relay or an operator still needs', async () => {
-    await boundQuery(orm.em.fork(), 'TRUNCATE outbox', []);
+    await boundQuery(db.em.fork(), 'TRUNCATE outbox', []);
     // More than two of the purge's chunks.
     await rows(12_001, 'published', 49);
     await rows(3, 'published', 47);
     await rows(2, 'pending', 72);
     await rows(2, 'parked', 72);
     const service = `retention-${randomUUID().slice(0, 8)}`;
-    const retention = startOutboxRetention({ orm, log, service, retentionHours: 48 });
+    const retention = startOutboxRetention({ db, log, service, retentionHours: 48 });
     try {
       await eventuallyPasses(async () =>
         expect(await counts()).toEqual({ published: 3, pending: 2, parked: 2 }),
@@ -72,11 +72,11 @@ describe('outbox retention', () => {
   });
 
   it('run by two replicas at once, deletes each row once between them', async () => {
-    await boundQuery(orm.em.fork(), 'TRUNCATE outbox', []);
+    await boundQuery(db.em.fork(), 'TRUNCATE outbox', []);
     await rows(20_000, 'published', 100);
     const services = [`replica-a-${randomUUID().slice(0, 8)}`, `replica-b-${randomUUID().slice(0, 8)}`];
     const replicas = services.map((service) =>
-      startOutboxRetention({ orm, log, service, retentionHours: 24 }),
+      startOutboxRetention({ db, log, service, retentionHours: 24 }),
     );
     try {
       await eventuallyPasses(async () => expect(await counts()).toEqual({}));

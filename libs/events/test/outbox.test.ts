@@ -23,19 +23,19 @@ import { CLAIM_DUE_ROWS, RELAY_PASS_SETTINGS } from '../src/outbox.ts';
 const log = createLogger('events-test', 'silent');
 const namespace = `t${randomBytes(5).toString('hex')}`;
 const dbs = isolatedDatabases(['eventstest']);
-let orm: Database;
+let db: Database;
 let nc: NatsConnection;
 let relay: OutboxRelay;
 
 beforeAll(async () => {
-  orm = await openDatabase({
+  db = await openDatabase({
     url: dbs.env.EVENTSTEST_DATABASE_URL,
     migrations: [...outboxMigrations, ...appliedEventsMigrations],
     log,
   });
-  await orm.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
+  await db.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
   nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test', namespace);
-  relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
+  relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
 });
 
 afterAll(async () => {
@@ -43,7 +43,7 @@ afterAll(async () => {
   const jsm = await jetstreamManager(nc);
   await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
   await nc?.close();
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
@@ -67,7 +67,7 @@ describe('transactional outbox and consumers', () => {
       schema: z.object({ eventId: z.string(), userId: z.string() }),
       handle: async (event) => {
         received.push(event.eventId);
-        await applyOnce(orm.em.fork(), 'events-test', event.eventId, async (tx) => {
+        await applyOnce(db.em.fork(), 'events-test', event.eventId, async (tx) => {
           applied.push(event.eventId);
           await tx.execute(
             'INSERT INTO totals (user_id, amount) VALUES (?, 1) ON CONFLICT (user_id) DO UPDATE SET amount = totals.amount + 1',
@@ -78,10 +78,10 @@ describe('transactional outbox and consumers', () => {
     });
     try {
       const userId = randomUUID();
-      const committed = await orm.em
+      const committed = await db.em
         .fork()
         .transactional((tx) => addToOutbox(tx, { subject: 'events.test.happened', payload: { userId } }));
-      await orm.em
+      await db.em
         .fork()
         .transactional(async (tx) => {
           await addToOutbox(tx, { subject: 'events.test.happened', payload: { userId } });
@@ -100,13 +100,13 @@ describe('transactional outbox and consumers', () => {
         { msgID: committed },
       );
       expect(dup.duplicate).toBe(true);
-      await applyOnce(orm.em.fork(), 'events-test', committed, async () => {
+      await applyOnce(db.em.fork(), 'events-test', committed, async () => {
         applied.push('again');
       });
 
       // The relay's marks do not wait for the WAL's flush: a Postgres crash may lose one, leaving
       // the row pending as here. The relay publishes it again, and nothing happens twice.
-      await orm.em.fork().execute('UPDATE outbox SET published_at = NULL WHERE id = ?', [committed]);
+      await db.em.fork().execute('UPDATE outbox SET published_at = NULL WHERE id = ?', [committed]);
       expect((await relay.backlog()).pending).toBe(1);
       relay.notify();
       await until(async () => (await relay.backlog()).pending === 0);
@@ -114,7 +114,7 @@ describe('transactional outbox and consumers', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(received).toEqual([committed]);
       expect(applied).toEqual([committed]);
-      const [row] = await orm.em
+      const [row] = await db.em
         .fork()
         .execute<{ amount: number }[]>('SELECT amount FROM totals WHERE user_id = ?', [userId]);
       expect(row.amount).toBe(1);
@@ -126,13 +126,13 @@ describe('transactional outbox and consumers', () => {
   it('keeps rows pending while JetStream cannot take them, and publishes them afterwards', async () => {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(namesOf(nc).stream);
-    const id = await orm.em
+    const id = await db.em
       .fork()
       .transactional((tx) => addToOutbox(tx, { subject: 'events.test.later', payload: {} }));
     relay.notify();
     await new Promise((r) => setTimeout(r, 200));
     const published = async () => {
-      const [row] = await orm.em
+      const [row] = await db.em
         .fork()
         .execute<{ published_at: Date | null }[]>('SELECT published_at FROM outbox WHERE id = ?', [id]);
       return row.published_at !== null;
@@ -149,14 +149,14 @@ describe('transactional outbox and consumers', () => {
 
   it('parks a row it can never publish without holding back the rows behind it, and publishes it once fixed and replayed', async () => {
     const write = (subject: string, payload: Record<string, unknown>) =>
-      orm.em.fork().transactional((tx) => addToOutbox(tx, { subject, payload }));
+      db.em.fork().transactional((tx) => addToOutbox(tx, { subject, payload }));
     const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
     const before = await write('events.test.before', {});
     const tooLarge = await write('events.test.large', { blob: 'x'.repeat(maxPayload + 1) });
     const after = await write('events.test.after', {});
     relay.notify();
     const state = async (id: string) => {
-      const [row] = await orm.em
+      const [row] = await db.em
         .fork()
         .execute<{ published_at: Date | null; parked_at: Date | null; last_error: string | null }[]>(
           'SELECT published_at, parked_at, last_error FROM outbox WHERE id = ?',
@@ -174,18 +174,18 @@ describe('transactional outbox and consumers', () => {
     const { body } = await renderMetrics();
     expect(body).toMatch(/^coin_outbox_parked_events\{service="events-test"\} 1$/m);
     const listed: string[] = [];
-    await runParkedCommand(orm, [outboxQueue], ['list', 'outbox'], (l) => listed.push(l));
+    await runParkedCommand(db, [outboxQueue], ['list', 'outbox'], (l) => listed.push(l));
     expect(listed.map((l) => JSON.parse(l).id)).toEqual([tooLarge]);
 
     // The operator fixes the row (here: shrinks it), then replays it.
-    await orm.em
+    await db.em
       .fork()
       .execute(
         `UPDATE outbox SET payload = jsonb_build_object('eventId', id::text, 'blob', 'fixed') WHERE id = ?`,
         [tooLarge],
       );
     const replayed: string[] = [];
-    await runParkedCommand(orm, [outboxQueue], ['replay', 'outbox', tooLarge], (l) => replayed.push(l));
+    await runParkedCommand(db, [outboxQueue], ['replay', 'outbox', tooLarge], (l) => replayed.push(l));
     expect(replayed[0]).toMatch(/^1 outbox job\(s\) replayed/);
     relay.notify();
     await until(async () => (await state(tooLarge)).published_at !== null);
@@ -204,7 +204,7 @@ describe('transactional outbox and consumers', () => {
       nested: { list: [1, null] },
     };
     // A number no JavaScript double holds: parsed and printed again on the way, it would arrive rounded.
-    const id = await orm.em.fork().transactional(async (tx) => {
+    const id = await db.em.fork().transactional(async (tx) => {
       const eventId = await addToOutbox(tx, { subject: 'events.test.verbatim', payload });
       await boundQuery(
         tx,
@@ -216,7 +216,7 @@ describe('transactional outbox and consumers', () => {
     relay.notify();
     for await (const m of sub) {
       const [{ stored }] = await boundQuery<{ stored: string }>(
-        orm.em.fork(),
+        db.em.fork(),
         'SELECT payload::text AS stored FROM outbox WHERE id = $1',
         [id],
       );
@@ -233,33 +233,33 @@ describe('transactional outbox and consumers', () => {
   it('drains a backlog larger than its batch on one notify, a full batch after another', async () => {
     await relay.stop();
     // No tick of its own within the test: only the notify and the full passes move it.
-    relay = startOutboxRelay({ orm, nc, log, intervalMs: 60_000, batchSize: 5 });
+    relay = startOutboxRelay({ db, nc, log, intervalMs: 60_000, batchSize: 5 });
     const ids: string[] = [];
     for (let i = 0; i < 12; i++)
       ids.push(
-        await orm.em
+        await db.em
           .fork()
           .transactional((tx) => addToOutbox(tx, { subject: 'events.test.backlog', payload: { i } })),
       );
     relay.notify();
     await until(async () => {
       const [{ n }] = await boundQuery<{ n: number }>(
-        orm.em.fork(),
+        db.em.fork(),
         'SELECT count(*)::int AS n FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL',
         [ids],
       );
       return n === ids.length;
     });
     await relay.stop();
-    relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
+    relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
   });
 
   it('left idle with its default tick, looks about once a second; a row nobody notified still goes out', async () => {
     await relay.stop();
-    relay = startOutboxRelay({ orm, nc, log });
+    relay = startOutboxRelay({ db, nc, log });
     const commits = async () => {
       const [{ n }] = await boundQuery<{ n: string }>(
-        orm.em.fork(),
+        db.em.fork(),
         'SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()',
         [],
       );
@@ -273,25 +273,25 @@ describe('transactional outbox and consumers', () => {
     const passes = (await commits()) - before;
     // Each pass commits a transaction of its own: 50 in 5 s at a 100 ms tick.
     expect(passes).toBeLessThanOrEqual(12);
-    const id = await orm.em
+    const id = await db.em
       .fork()
       .transactional((tx) => addToOutbox(tx, { subject: 'events.test.unnotified', payload: {} }));
     await until(async () => {
       const [row] = await boundQuery<{ published: boolean }>(
-        orm.em.fork(),
+        db.em.fork(),
         'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
         [id],
       );
       return row.published;
     }, 3000);
     await relay.stop();
-    relay = startOutboxRelay({ orm, nc, log, intervalMs: 20 });
+    relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
   });
 
   it('claims in the order of the pending index, not by visiting the rows published since the last vacuum', async () => {
     // A published row stays in the pending index until the table is vacuumed: the test server runs
     // without autovacuum, as a busy outbox does between two of its runs.
-    await orm.em.fork().transactional(async (tx) => {
+    await db.em.fork().transactional(async (tx) => {
       await tx.execute(
         `INSERT INTO outbox (id, subject, payload)
          SELECT gen_random_uuid(), 'events.test.old', '{}' FROM generate_series(1, 60000)`,
@@ -309,7 +309,7 @@ describe('transactional outbox and consumers', () => {
     ];
     // Which scan, not how many blocks: while another transaction holds back the oldest snapshot (a
     // test beside this one), an index scan too meets every published row, until they are dead to all.
-    const plan = await orm.em.fork().transactional(async (tx) => {
+    const plan = await db.em.fork().transactional(async (tx) => {
       await boundQuery(tx, RELAY_PASS_SETTINGS, []);
       const [row] = await boundQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
         tx,
@@ -325,7 +325,7 @@ describe('transactional outbox and consumers', () => {
   it('retries a row JetStream refuses with backoff and parks it after the last try', async () => {
     await relay.stop();
     relay = startOutboxRelay({
-      orm,
+      db,
       nc,
       log,
       intervalMs: 20,
@@ -333,15 +333,15 @@ describe('transactional outbox and consumers', () => {
       backoff: { baseMs: 10, capMs: 40 },
     });
     // No stream takes this subject: every try is refused.
-    const id = await orm.em
+    const id = await db.em
       .fork()
       .transactional((tx) => addToOutbox(tx, { subject: 'nowhere.test.refused', payload: {} }));
-    const ok = await orm.em
+    const ok = await db.em
       .fork()
       .transactional((tx) => addToOutbox(tx, { subject: 'events.test.fine', payload: {} }));
     relay.notify();
     const row = async (rowId: string) => {
-      const [r] = await orm.em
+      const [r] = await db.em
         .fork()
         .execute<
           { attempts: number; parked_at: Date | null; published_at: Date | null; last_error: string | null }[]

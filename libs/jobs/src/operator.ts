@@ -11,7 +11,7 @@ const USAGE = `usage: npm run parked -- jobs <service> list [queue]
  * exit code.
  */
 export async function runParkedCommand(
-  orm: Database,
+  db: Database,
   queues: readonly JobQueue[],
   argv: readonly string[],
   out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
@@ -21,7 +21,7 @@ export async function runParkedCommand(
   const names = queues.map((q) => q.name).join(', ');
   if (command === 'list' && (!name || named)) {
     for (const q of named ? [named] : queues) {
-      for (const job of await listParked(orm.em.fork(), q, 1000))
+      for (const job of await listParked(db.em.fork(), q, 1000))
         out(
           JSON.stringify({
             queue: q.name,
@@ -37,7 +37,7 @@ export async function runParkedCommand(
   }
   if (command === 'replay' && named && rest.length > 0) {
     const ids = rest.includes('--all') ? 'all' : rest;
-    const replayed = await replayParked(orm.em.fork(), named, ids);
+    const replayed = await replayParked(db.em.fork(), named, ids);
     out(
       `${replayed.length} ${named.name} job(s) replayed${replayed.length ? `: ${replayed.join(' ')}` : ''}`,
     );

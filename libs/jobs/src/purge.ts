@@ -8,7 +8,7 @@ const CHUNK = 5000;
 interface PurgeOptions {
   /** What is deleted, for the logs: "published outbox rows". */
   what: string;
-  orm: Database;
+  db: Database;
   log: Logger;
   table: string;
   /** The condition of an expired row, `params` as $1, $2…: "created_at < now() - make_interval(hours => $1)". */
@@ -36,7 +36,7 @@ export function startPurge(opts: PurgeOptions): PollLoop {
     SELECT count(*)::int AS deleted FROM d`;
   return startPollLoop({
     once: async () => {
-      const [{ deleted }] = await boundQuery<{ deleted: number }>(opts.orm.em.fork(), sql, [
+      const [{ deleted }] = await boundQuery<{ deleted: number }>(opts.db.em.fork(), sql, [
         ...opts.params,
         CHUNK,
       ]);

@@ -9,7 +9,7 @@ import type { Job, JobQueue, JobResult } from './queue.ts';
 import { markDone, park, retryLater, runAgain } from './settle.ts';
 
 export interface JobWorkerOptions<Row> {
-  orm: Database;
+  db: Database;
   log: Logger;
   /** The `service` label of the job metrics. */
   service: string;
@@ -45,14 +45,14 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message || err.na
  * lease ran out) changes nothing.
  */
 export function startJobWorker<Row>(opts: JobWorkerOptions<Row>): JobWorker {
-  const { orm, queue, log } = opts;
+  const { db, queue, log } = opts;
   const running = new Map<string, number>();
   const runs = new Set<Promise<void>>();
   const count = (outcome: 'done' | 'retry' | 'parked') =>
     jobRuns.inc({ service: opts.service, queue: queue.name, outcome });
 
   async function settle(job: Job<Row>): Promise<void> {
-    const em = orm.em.fork();
+    const em = db.em.fork();
     try {
       const result = await opts.run(job);
       if (result === 'done') await markDone(em, queue, job);
@@ -109,7 +109,7 @@ export function startJobWorker<Row>(opts: JobWorkerOptions<Row>): JobWorker {
   async function claimFreeSlots(): Promise<number> {
     const free = opts.concurrency - runs.size;
     if (free <= 0) return 0;
-    const jobs = await claimJobs<Row>(orm.em.fork(), queue, {
+    const jobs = await claimJobs<Row>(db.em.fork(), queue, {
       limit: free,
       leaseMs: opts.leaseMs,
       columns: opts.columns,
@@ -125,7 +125,7 @@ export function startJobWorker<Row>(opts: JobWorkerOptions<Row>): JobWorker {
     intervalMs: opts.pollMs,
     onError: (err) => log.warn({ err }, `${queue.name} jobs could not be claimed; will retry`),
   });
-  const unwatch = watchQueue(opts.service, queue.name, () => readQueue(orm.em.fork(), queue));
+  const unwatch = watchQueue(opts.service, queue.name, () => readQueue(db.em.fork(), queue));
 
   return {
     notify: loop.notify,

@@ -15,7 +15,7 @@ import {
 
 const log = createLogger('jobs-test', 'silent');
 const dbs = isolatedDatabases(['jobstest']);
-let orm: Database;
+let db: Database;
 
 const queue: JobQueue = {
   name: 'test',
@@ -26,9 +26,9 @@ const queue: JobQueue = {
 };
 
 beforeAll(async () => {
-  orm = await openDatabase({ url: dbs.env.JOBSTEST_DATABASE_URL, migrations: [], log });
+  db = await openDatabase({ url: dbs.env.JOBSTEST_DATABASE_URL, migrations: [], log });
   await boundQuery(
-    orm.em.fork(),
+    db.em.fork(),
     `CREATE TABLE test_jobs (
        id uuid PRIMARY KEY, partner_id uuid NOT NULL, done_at timestamptz,
        attempts integer NOT NULL DEFAULT 0, next_attempt_at timestamptz NOT NULL DEFAULT now(),
@@ -38,17 +38,17 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  await boundQuery(orm.em.fork(), 'DELETE FROM test_jobs', []);
+  await boundQuery(db.em.fork(), 'DELETE FROM test_jobs', []);
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
 async function enqueue(count: number, partnerId: string = randomUUID()): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
-  await boundQuery(orm.em.fork(), 'INSERT INTO test_jobs (id, partner_id) SELECT unnest($1::uuid[]), $2', [
+  await boundQuery(db.em.fork(), 'INSERT INTO test_jobs (id, partner_id) SELECT unnest($1::uuid[]), $2', [
     ids,
     partnerId,
   ]);
@@ -65,7 +65,7 @@ interface Row {
 
 async function rows(): Promise<Row[]> {
   return boundQuery<Row>(
-    orm.em.fork(),
+    db.em.fork(),
     'SELECT id, done_at, attempts, last_error, parked_at FROM test_jobs',
     [],
   );
@@ -86,7 +86,7 @@ function worker(
   extra: Partial<JobWorkerOptions<unknown>> = {},
 ): JobWorker {
   return startJobWorker({
-    orm,
+    db,
     log,
     service: 'jobs-test',
     queue,
@@ -133,7 +133,7 @@ describe('job worker', () => {
   it('takes a job again once the lease of a worker that died has ended', async () => {
     const [id] = await enqueue(1);
     // A worker that claimed the job and died: nothing will ever settle its claim.
-    const [claimed] = await claimJobs(orm.em.fork(), queue, { limit: 1, leaseMs: 300 });
+    const [claimed] = await claimJobs(db.em.fork(), queue, { limit: 1, leaseMs: 300 });
     expect(claimed.id).toBe(id);
     const seen: number[] = [];
     const w = worker(async (job) => {
@@ -182,7 +182,7 @@ describe('job worker', () => {
       await w.stop();
     }
     const [due] = await boundQuery<{ on_time: boolean; parked_at: Date | null; last_error: string }>(
-      orm.em.fork(),
+      db.em.fork(),
       'SELECT next_attempt_at = $2::timestamptz AS on_time, parked_at, last_error FROM test_jobs WHERE id = $1',
       [id, at],
     );
@@ -210,14 +210,14 @@ describe('job worker', () => {
       expect(await metric('coin_job_runs_total', 'queue="test",outcome="parked"')).toBeGreaterThanOrEqual(1);
 
       const listed: string[] = [];
-      expect(await runParkedCommand(orm, [queue], ['list'], (l) => listed.push(l))).toBe(0);
+      expect(await runParkedCommand(db, [queue], ['list'], (l) => listed.push(l))).toBe(0);
       expect(listed.map((l) => JSON.parse(l))).toEqual([
         expect.objectContaining({ queue: 'test', id, attempts: 3, error: 'endpoint refused: boom' }),
       ]);
 
       healthy = true;
       const replayed: string[] = [];
-      expect(await runParkedCommand(orm, [queue], ['replay', 'test', id], (l) => replayed.push(l))).toBe(0);
+      expect(await runParkedCommand(db, [queue], ['replay', 'test', id], (l) => replayed.push(l))).toBe(0);
       expect(replayed[0]).toMatch(/^1 test job\(s\) replayed/);
       w.notify();
       await until(async () => (await rows())[0].done_at !== null);

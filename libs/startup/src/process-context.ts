@@ -51,23 +51,23 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
       return nc;
     },
     database: (async (schema: DatabaseSchema) => {
-      const db = config as unknown as DatabaseConfig;
+      const settings = config as unknown as DatabaseConfig;
       // Loaded here, not at the top: MikroORM, kysely and pg are heap a process without a database
       // (the gateway) would hold for nothing
       // (docs/decisions/2026-11-23-modules-loaded-on-first-use.md).
       const { openDatabase } = await import('@coin/db');
-      const orm = await openDatabase({
-        service: db.service,
-        url: db.databaseUrl,
+      const db = await openDatabase({
+        service: settings.service,
+        url: settings.databaseUrl,
         migrations: schema.migrations,
         log,
-        poolMax: db.DB_POOL_MAX,
-        statementTimeoutMs: db.DB_STATEMENT_TIMEOUT_MS,
-        acquireTimeoutMs: db.DB_ACQUIRE_TIMEOUT_MS,
-        idleInTransactionTimeoutMs: db.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        poolMax: settings.DB_POOL_MAX,
+        statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS,
+        acquireTimeoutMs: settings.DB_ACQUIRE_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: settings.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       });
-      list.add('database', { stop: () => orm.close() });
-      return orm;
+      list.add('database', { stop: () => db.close() });
+      return db;
     }) as ProcessContext<C>['database'],
     redis() {
       // Required here, not imported at the top: only the gateway and leaderboard use Redis, and every

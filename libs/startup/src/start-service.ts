@@ -10,7 +10,7 @@ import type { Stoppable } from './stop-list.ts';
 export type ServiceContext<C extends DatabaseConfig, O extends boolean, R extends boolean> = Omit<
   ProcessContext<C>,
   'bus' | 'database' | 'redis'
-> & { orm: Database; nc: NatsConnection } & (O extends true ? { relay: OutboxRelay } : unknown) &
+> & { db: Database; nc: NatsConnection } & (O extends true ? { relay: OutboxRelay } : unknown) &
   (R extends true ? { redis: Redis } : unknown);
 
 export interface ServiceSpec<C extends DatabaseConfig, O extends boolean, R extends boolean> {
@@ -60,21 +60,21 @@ export async function startService<
       });
       stops.add('metrics server', server);
     }
-    const orm = await ctx.database(spec.database);
+    const db = await ctx.database(spec.database);
     nc = await ctx.bus();
     const redis = spec.redis ? ctx.redis() : undefined;
     // Every service publishes or consumes: the stream is there, at the configured replicas, first.
     await ensureEventsStream(nc, { replicas: config.EVENTS_STREAM_REPLICAS });
     let relay: OutboxRelay | undefined;
     if (spec.outbox) {
-      relay = stops.add('outbox relay', startOutboxRelay({ orm, nc, log }));
+      relay = stops.add('outbox relay', startOutboxRelay({ db, nc, log }));
       stops.add(
         'outbox retention',
-        startOutboxRetention({ orm, log, service: name, retentionHours: config.OUTBOX_RETENTION_HOURS }),
+        startOutboxRetention({ db, log, service: name, retentionHours: config.OUTBOX_RETENTION_HOURS }),
       );
     }
     const { bus: _bus, database: _database, redis: _redis, ...shared } = ctx;
-    const handlers = await spec.start({ ...shared, orm, nc, relay, redis } as ServiceContext<C, O, R>);
+    const handlers = await spec.start({ ...shared, db, nc, relay, redis } as ServiceContext<C, O, R>);
     const service = stops.add(
       'operations',
       serveOperations(nc, {
@@ -82,7 +82,7 @@ export async function startService<
         version: '1.0.0',
         description: spec.description,
         log,
-        around: requestScope(orm, name),
+        around: requestScope(db, name),
         handlers,
       }),
     );

@@ -5,7 +5,7 @@ import type { MailRelay } from './domain/mail/mail-relay.ts';
 import type { TokenSigner } from './domain/security/token-signer.ts';
 
 export interface IdentityDeps {
-  orm: Database;
+  db: Database;
   nc: NatsConnection;
   config: IdentityConfig;
   signer: TokenSigner;

@@ -22,18 +22,18 @@ import { verifyEmailHandler } from './operations/verify-email.ts';
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
   return startService(identityConfig(env), {
     description: 'partners, tokens, API keys and account users',
-    async start({ config, orm, nc, log, background }) {
+    async start({ config, db, nc, log, background }) {
       const kek = configuredKeyEncryption(config, (message) => log.warn(message));
-      const keys = await prepareSigningKeys(orm, kek, config.SIGNING_KEY_OVERLAP_SECONDS);
+      const keys = await prepareSigningKeys(db, kek, config.SIGNING_KEY_OVERLAP_SECONDS);
       if (keys.created || keys.reEncrypted)
         log.info(
           keys,
           'signing keys ready (a first key created, or keys encrypted under KEY_ENCRYPTION_KEY)',
         );
-      const signer = createTokenSigner(orm, kek);
+      const signer = createTokenSigner(db, kek);
       const mail = background(
         startMailRelay({
-          orm,
+          db,
           transport: createMailTransport(config, log),
           log: log.child({ component: 'mail-relay' }),
           pollMs: config.MAIL_POLL_MS,
@@ -45,7 +45,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         }),
         'mail relay',
       );
-      const deps: IdentityDeps = { orm, nc, config, signer, mail };
+      const deps: IdentityDeps = { db, nc, config, signer, mail };
       return [
         registerPartnerHandler(deps),
         loginHandler(deps),

@@ -14,13 +14,13 @@ import { identityMigrations } from '../src/migrations/index.ts';
 
 const log = createLogger('mail-relay-test', 'silent');
 const dbs = isolatedDatabases(['identitymail']);
-let orm: Database;
+let db: Database;
 let smtp: SMTPServer;
 let smtpUrl: string;
 const delivered: string[] = [];
 
 beforeAll(async () => {
-  orm = await openDatabase({
+  db = await openDatabase({
     url: dbs.env.IDENTITYMAIL_DATABASE_URL,
     migrations: identityMigrations,
     log,
@@ -43,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
@@ -59,7 +59,7 @@ async function deadSmtpUrl(): Promise<string> {
 function relayTo(url: string, maxAttempts = 3): MailRelay {
   const config = identityConfig({ SMTP_URL: url, SMTP_TIMEOUT_MS: '2000' });
   return startMailRelay({
-    orm,
+    db,
     transport: createMailTransport(config, log),
     log,
     pollMs: 20,
@@ -71,7 +71,7 @@ function relayTo(url: string, maxAttempts = 3): MailRelay {
 }
 
 async function queue(to: string, discardAfter?: Date): Promise<string> {
-  const em = orm.em.fork();
+  const em = db.em.fork();
   return em.transactional((tx) =>
     enqueueMail(tx, { to, subject: 'test', text: 'code 123456', discardAfter }),
   );
@@ -86,7 +86,7 @@ interface Row {
 }
 
 async function row(id: string): Promise<Row> {
-  const [r] = await orm.em
+  const [r] = await db.em
     .fork()
     .execute<Row[]>('SELECT attempts, body, last_error, sent_at, parked_at FROM mail_outbox WHERE id = ?', [
       id,
@@ -120,7 +120,7 @@ describe('mail outbox relay', () => {
     }
     const working = relayTo(smtpUrl);
     try {
-      expect(await replayParked(orm.em.fork(), mailQueue, [id])).toEqual([id]);
+      expect(await replayParked(db.em.fork(), mailQueue, [id])).toEqual([id]);
       working.notify();
       await until(async () => (await row(id)).sent_at !== null);
       expect(delivered.filter((d) => d === to)).toHaveLength(1);

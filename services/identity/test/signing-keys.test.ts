@@ -73,21 +73,21 @@ async function kidOfLogin(call: Call): Promise<string> {
 describe('signing keys in the database', () => {
   it('eight replicas preparing their keys at once on an empty database create one between them', async () => {
     const url = freshDatabase();
-    const orms: Database[] = [];
-    for (let i = 0; i < 8; i++) orms.push(await openDatabase({ url, migrations: identityMigrations, log }));
+    const dbs: Database[] = [];
+    for (let i = 0; i < 8; i++) dbs.push(await openDatabase({ url, migrations: identityMigrations, log }));
     try {
       const kek = keyEncryption(Buffer.from(newKek(), 'base64'));
-      const results = await Promise.all(orms.map((orm) => prepareSigningKeys(orm, kek, 3600)));
+      const results = await Promise.all(dbs.map((db) => prepareSigningKeys(db, kek, 3600)));
       expect(results.filter((r) => r.created !== undefined)).toHaveLength(1);
       expect(await rows(url)).toHaveLength(1);
     } finally {
-      await Promise.all(orms.map((orm) => orm.close()));
+      await Promise.all(dbs.map((db) => db.close()));
     }
   });
 
   it('encrypts a key release 1.0.0 stored in plain text, and keeps signing with it', async () => {
     const url = freshDatabase();
-    const orm = await openDatabase({ url, migrations: identityMigrations, log });
+    const db = await openDatabase({ url, migrations: identityMigrations, log });
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const kid = randomUUID();
     const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' };
@@ -100,7 +100,7 @@ describe('signing keys in the database', () => {
       { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' },
     ]);
     await client.end();
-    await orm.close();
+    await db.close();
 
     const svc = await startServiceAlone('identity', startIdentity, {
       IDENTITY_DATABASE_URL: url,

@@ -5,7 +5,7 @@ import type { LeaderboardConfig } from './config.ts';
 import type { BoardIndex } from './domain/board-index.ts';
 
 export interface LeaderboardDeps {
-  orm: Database;
+  db: Database;
   nc: NatsConnection;
   index: BoardIndex;
   config: LeaderboardConfig;

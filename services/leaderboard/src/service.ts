@@ -16,9 +16,9 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
   return startService(leaderboardConfig(env), {
     description: 'coin and points leaderboards',
     redis: true,
-    async start({ config, orm, nc, redis, log, background }) {
-      const index = new BoardIndex(redis, orm, log);
-      const deps: LeaderboardDeps = { orm, nc, index, config, log };
+    async start({ config, db, nc, redis, log, background }) {
+      const index = new BoardIndex(redis, db, log);
+      const deps: LeaderboardDeps = { db, nc, index, config, log };
       // An emptied or new Redis: boards are rebuilt in the background while reads use Postgres.
       const rebuilding = index.rebuildMissing().then(
         (n) => n && log.info({ boards: n }, 'leaderboard index rebuilt from Postgres at start'),
@@ -29,7 +29,7 @@ export async function startLeaderboard(env: NodeJS.ProcessEnv = process.env) {
       background(await consumeTransfers(deps), 'transfers consumer');
       background(await consumeRewards(deps), 'rewards consumer');
       background(await consumeReversals(deps), 'reversals consumer');
-      background(startAppliedEventsRetention({ orm, log, service: config.service }), 'applied ids purge');
+      background(startAppliedEventsRetention({ db, log, service: config.service }), 'applied ids purge');
       return [coinLeaderboardHandler(deps), pointsLeaderboardHandler(deps), pingHandler()];
     },
     database: { migrations: leaderboardMigrations },

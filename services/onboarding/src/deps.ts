@@ -4,7 +4,7 @@ import type { OnboardingConfig } from './config.ts';
 import type { RequestProcessor } from './domain/processing/request-processor.ts';
 
 export interface OnboardingDeps {
-  orm: Database;
+  db: Database;
   config: OnboardingConfig;
   processor: RequestProcessor;
   relay: OutboxRelay;

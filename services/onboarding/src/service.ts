@@ -18,9 +18,9 @@ export async function startOnboarding(env: NodeJS.ProcessEnv = process.env) {
   return startService(onboardingConfig(env), {
     description: "partners' users and tiers; bulk onboarding",
     outbox: true,
-    start({ config, orm, relay, log, background }) {
-      const processor = background(startRequestProcessor({ orm, relay, log, config }), 'request processor');
-      const deps: OnboardingDeps = { orm, config, processor, relay };
+    start({ config, db, relay, log, background }) {
+      const processor = background(startRequestProcessor({ db, relay, log, config }), 'request processor');
+      const deps: OnboardingDeps = { db, config, processor, relay };
       return [
         onboardUsersHandler(deps),
         getUserHandler(deps),

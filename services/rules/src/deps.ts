@@ -5,7 +5,7 @@ import type { Logger } from '@coin/telemetry';
 import type { RulesConfig } from './config.ts';
 
 export interface RulesDeps {
-  orm: Database;
+  db: Database;
   nc: NatsConnection;
   relay: OutboxRelay;
   config: RulesConfig;

@@ -13,10 +13,10 @@ export async function startRules(env: NodeJS.ProcessEnv = process.env) {
   return startService(rulesConfig(env), {
     description: 'reward rules and rewards by rule',
     outbox: true,
-    start({ config, orm, nc, relay, log, background }) {
-      const deps: RulesDeps = { orm, nc, relay, config, log };
+    start({ config, db, nc, relay, log, background }) {
+      const deps: RulesDeps = { db, nc, relay, config, log };
       background(startRewardRetrier(deps), 'reward retrier');
-      background(startRewardKeyPurge({ orm, log }), 'idempotency key purge');
+      background(startRewardKeyPurge({ db, log }), 'idempotency key purge');
       return [
         createRuleHandler(deps),
         listRulesHandler(deps),

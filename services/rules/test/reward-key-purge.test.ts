@@ -8,14 +8,14 @@ import { rulesMigrations } from '../src/migrations/index.ts';
 
 const log = createLogger('rules-purge-test', 'silent');
 const dbs = isolatedDatabases(['rulespurge']);
-let orm: Database;
+let db: Database;
 
 beforeAll(async () => {
-  orm = await openDatabase({ url: dbs.env.RULESPURGE_DATABASE_URL, migrations: rulesMigrations, log });
+  db = await openDatabase({ url: dbs.env.RULESPURGE_DATABASE_URL, migrations: rulesMigrations, log });
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
@@ -23,18 +23,18 @@ describe('reward idempotency key purge', () => {
   it('forgets keys older than 7 days, all of them over several chunks, and keeps the newer', async () => {
     const partnerId = randomUUID();
     await boundQuery(
-      orm.em.fork(),
+      db.em.fork(),
       `INSERT INTO reward_keys (partner_id, idempotency_key, rule_name, user_id, created_at)
        SELECT $1::uuid, 'old-' || i, 'rule', gen_random_uuid(), now() - interval '7 days 1 hour'
          FROM generate_series(1, 6001) AS i
        UNION ALL SELECT $1::uuid, 'recent', 'rule', gen_random_uuid(), now() - interval '6 days 23 hours'`,
       [partnerId],
     );
-    const purge = startRewardKeyPurge({ orm, log });
+    const purge = startRewardKeyPurge({ db, log });
     try {
       await eventuallyPasses(async () => {
         const left = await boundQuery<{ idempotency_key: string }>(
-          orm.em.fork(),
+          db.em.fork(),
           'SELECT idempotency_key FROM reward_keys WHERE partner_id = $1',
           [partnerId],
         );

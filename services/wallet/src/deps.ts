@@ -4,7 +4,7 @@ import type { TransferBatcher } from './domain/ledger/transfer-batcher.ts';
 import type { Directory } from './domain/parties/directory.ts';
 
 export interface WalletDeps {
-  orm: Database;
+  db: Database;
   config: WalletConfig;
   directory: Directory;
   batcher: TransferBatcher;

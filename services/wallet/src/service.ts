@@ -21,14 +21,14 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
   return startService(walletConfig(env), {
     description: 'double-entry coin ledger: transfers, reversals, history, balances, treasury',
     outbox: true,
-    start({ config, orm, nc, relay, log, background }) {
+    start({ config, db, nc, relay, log, background }) {
       const outbound = createOutboundClient({
         mode: config.APP_MODE,
         timeoutMs: config.WALLET_USER_DETAILS_TIMEOUT_MS,
       });
       background({ stop: () => outbound.close() }, 'outbound client');
       const deps: WalletDeps = {
-        orm,
+        db,
         config,
         directory: createDirectory({
           nc,
@@ -39,7 +39,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
           userDetailsCacheMs: config.WALLET_USER_DETAILS_CACHE_MS,
         }),
         batcher: createTransferBatcher({
-          orm,
+          db,
           log,
           shards: config.WALLET_PARTNER_SHARDS,
           batchMax: config.WALLET_BATCH_MAX,
@@ -48,7 +48,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         }),
       };
       background(
-        startIdempotencyPurge({ orm, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS }),
+        startIdempotencyPurge({ db, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS }),
         'idempotency key purge',
       );
       background(
@@ -61,10 +61,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         'ledger verification',
       );
       background({ stop: () => deps.batcher.drain() }, 'transfer batcher');
-      background(
-        startLedgerSealer({ orm, log, intervalMs: config.WALLET_SEAL_INTERVAL_MS }),
-        'ledger sealer',
-      );
+      background(startLedgerSealer({ db, log, intervalMs: config.WALLET_SEAL_INTERVAL_MS }), 'ledger sealer');
       return [
         transferToUserHandler(deps),
         transferFromUserHandler(deps),

@@ -9,14 +9,14 @@ import { walletMigrations } from '../src/migrations/index.ts';
 
 const log = createLogger('wallet-purge-test', 'silent');
 const dbs = isolatedDatabases(['walletpurge']);
-let orm: Database;
+let db: Database;
 
 beforeAll(async () => {
-  orm = await openDatabase({ url: dbs.env.WALLETPURGE_DATABASE_URL, migrations: walletMigrations, log });
+  db = await openDatabase({ url: dbs.env.WALLETPURGE_DATABASE_URL, migrations: walletMigrations, log });
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
@@ -25,7 +25,7 @@ const party = (id: string) => ({ id, fullname_businessName: 'n', email: 'e@x.io'
 describe('idempotency key purge', () => {
   it('forgets the keys older than their retention and keeps every ledger entry', async () => {
     const batcher = createTransferBatcher({
-      orm,
+      db,
       log,
       shards: 2,
       batchMax: 8,
@@ -50,22 +50,22 @@ describe('idempotency key purge', () => {
     }
     await batcher.drain();
     await boundQuery(
-      orm.em.fork(),
+      db.em.fork(),
       `UPDATE idempotency_keys SET created_at = now() - interval '73 hours' WHERE partner_id = $1 AND key LIKE 'old-%'`,
       [partnerId],
     );
-    const purge = startIdempotencyPurge({ orm, log, ttlHours: 72 });
+    const purge = startIdempotencyPurge({ db, log, ttlHours: 72 });
     try {
       await eventuallyPasses(async () => {
         const left = await boundQuery<{ key: string }>(
-          orm.em.fork(),
+          db.em.fork(),
           'SELECT key FROM idempotency_keys WHERE partner_id = $1',
           [partnerId],
         );
         expect(left.map((r) => r.key)).toEqual(['recent']);
       });
       const [{ n }] = await boundQuery<{ n: number }>(
-        orm.em.fork(),
+        db.em.fork(),
         'SELECT count(*)::int AS n FROM ledger_entries WHERE partner_id = $1',
         [partnerId],
       );

@@ -14,10 +14,10 @@ import { walletMigrations } from '../src/migrations/index.ts';
 const log = createLogger('wallet-event-test', 'silent');
 const dbs = isolatedDatabases(['walletevent']);
 const contract = transferCompletedEvent.strict();
-let orm: Database;
+let db: Database;
 
 beforeAll(async () => {
-  orm = await openDatabase({
+  db = await openDatabase({
     url: dbs.env.WALLETEVENT_DATABASE_URL,
     migrations: walletMigrations,
     log,
@@ -25,12 +25,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await orm?.close();
+  await db?.close();
   await dbs.drop();
 });
 
 function batcher() {
-  return createTransferBatcher({ orm, log, shards: 4, batchMax: 16, concurrency: 2, onCommitted: () => {} });
+  return createTransferBatcher({ db, log, shards: 4, batchMax: 16, concurrency: 2, onCommitted: () => {} });
 }
 
 const party = (id: string) => ({ id, fullname_businessName: 'n', email: 'e@x.io', tag: null, userId: id });
@@ -51,7 +51,7 @@ function command(partnerId: string, userId: string, over: Partial<TransferComman
 
 async function eventsOf(partnerId: string) {
   const rows = await boundQuery<{ id: string; subject: string; payload: unknown }>(
-    orm.em.fork(),
+    db.em.fork(),
     "SELECT id, subject, payload FROM outbox WHERE payload->>'partnerId' = $1 AND subject <> 'events.wallet.transferReversed' ORDER BY created_at",
     [partnerId],
   );
@@ -60,7 +60,7 @@ async function eventsOf(partnerId: string) {
 
 async function reversalEventsOf(partnerId: string) {
   const rows = await boundQuery<{ id: string; payload: unknown }>(
-    orm.em.fork(),
+    db.em.fork(),
     "SELECT id, payload FROM outbox WHERE payload->>'partnerId' = $1 AND subject = 'events.wallet.transferReversed' ORDER BY created_at",
     [partnerId],
   );
@@ -171,13 +171,13 @@ describe('the transfer event written by wallet_apply_ledger_batch', () => {
       tc: {},
     });
     const [{ results }] = await boundQuery<{ results: { i: number; outcome: string; entry: any }[] }>(
-      orm.em.fork(),
+      db.em.fork(),
       'SELECT wallet_apply_transfers($1::jsonb, 0, $2) AS results',
       [JSON.stringify([item('2.50')]), 'events.wallet.transferCompleted'],
     );
     expect(results).toMatchObject([{ i: 0, outcome: 'done', entry: { coins: 2.5, balance_after: 3.5 } }]);
     const [treasury] = await boundQuery<{ issued: string; outstanding: string }>(
-      orm.em.fork(),
+      db.em.fork(),
       "SELECT sum(issued)::text AS issued, (-sum(balance))::text AS outstanding FROM accounts WHERE partner_id = $1 AND kind = 'partner'",
       [partnerId],
     );
@@ -197,7 +197,7 @@ describe('transfer batches', () => {
   it('applies what arrives while a batch runs in the next one, and counts the items per transaction', async () => {
     const partnerId = randomUUID();
     const oneInFlight = createTransferBatcher({
-      orm,
+      db,
       log,
       shards: 4,
       batchMax: 16,

@@ -3,7 +3,7 @@ import type { WebhooksConfig } from './config.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
 
 export interface WebhooksDeps {
-  orm: Database;
+  db: Database;
   config: WebhooksConfig;
   dispatcher: Dispatcher;
 }

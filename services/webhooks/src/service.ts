@@ -16,19 +16,19 @@ import { retryDeliveryHandler } from './operations/retry-delivery.ts';
 export async function startWebhooks(env: NodeJS.ProcessEnv = process.env) {
   return startService(webhooksConfig(env), {
     description: 'signed, retried webhook deliveries to partners',
-    async start({ config, orm, nc, log, background }) {
+    async start({ config, db, nc, log, background }) {
       const endpoints = background(
         partnerEndpoints(nc, config.WEBHOOK_PARTNER_CACHE_MS, config.REQUEST_TIMEOUT_MS),
         'partner endpoints',
       );
-      const dispatcher = background(startDispatcher({ orm, log, config, endpoints }), 'dispatcher');
-      background({ stop: watchDeliveries(orm) }, 'delivery metrics');
-      const consumerDeps = { orm, nc, log, endpoints, onStored: () => dispatcher.notify() };
+      const dispatcher = background(startDispatcher({ db, log, config, endpoints }), 'dispatcher');
+      background({ stop: watchDeliveries(db) }, 'delivery metrics');
+      const consumerDeps = { db, nc, log, endpoints, onStored: () => dispatcher.notify() };
       const sources = [starterOf(onboardingSource(nc, config.REQUEST_TIMEOUT_MS)), ...eventSources];
       for (const source of sources)
         background(await source.start(consumerDeps), `${source.durable} consumer`);
-      background(startAppliedEventsRetention({ orm, log, service: config.service }), 'applied ids purge');
-      const deps: WebhooksDeps = { orm, config, dispatcher };
+      background(startAppliedEventsRetention({ db, log, service: config.service }), 'applied ids purge');
+      const deps: WebhooksDeps = { db, config, dispatcher };
       return [listDeliveriesHandler(deps), retryDeliveryHandler(deps), listEventKindsHandler()];
     },
     database: { migrations: webhooksMigrations },

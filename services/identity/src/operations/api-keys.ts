@@ -27,27 +27,26 @@ function keyView(k: ApiKeyRecord) {
 function createApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.createApiKey, async ({ partnerId, body }) => {
     const key = newApiKey();
-    return { ...keyView(await storeApiKey(deps.orm.em, partnerId, body.name, key)), key };
+    return { ...keyView(await storeApiKey(deps.db.em, partnerId, body.name, key)), key };
   });
 }
 
 function listApiKeysHandler(deps: IdentityDeps) {
   return handle(identity.listApiKeys, async ({ partnerId }) => ({
-    data: (await listApiKeys(deps.orm.em, partnerId)).map(keyView),
+    data: (await listApiKeys(deps.db.em, partnerId)).map(keyView),
   }));
 }
 
 function revokeApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.revokeApiKey, async ({ partnerId, params }) => {
-    if (!(await revokeApiKey(deps.orm.em, partnerId, params.id)))
-      throw AppError.notFound('api key not found');
+    if (!(await revokeApiKey(deps.db.em, partnerId, params.id))) throw AppError.notFound('api key not found');
     return {};
   });
 }
 
 function verifyApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.verifyApiKey, async ({ body }) => {
-    const owner = await useApiKey(deps.orm.em, body.key);
+    const owner = await useApiKey(deps.db.em, body.key);
     if (!owner) throw AppError.unauthorized('api key is invalid or revoked');
     return owner;
   });

@@ -10,7 +10,7 @@ import { hashPassword } from '../domain/security/passwords.ts';
 export function createAccountUserHandler(deps: IdentityDeps) {
   return handle(accounts.createAccountUser, async ({ body }) => {
     const passwordHash = await hashPassword(body.password);
-    const user = await deps.orm.em.transactional(async (tx) => {
+    const user = await deps.db.em.transactional(async (tx) => {
       // Insert first: a sign-up that loses the tag or e-mail stops here, before hashing a code.
       const created = await insertAccountUser(tx, {
         id: randomUUID(),

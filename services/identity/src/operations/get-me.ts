@@ -8,7 +8,7 @@ import { partnerView } from '../domain/partners/partner-view.ts';
 
 export function getMeHandler(deps: IdentityDeps) {
   return handle(identity.getMe, async ({ partnerId }) => {
-    const partner = await findPartner(deps.orm.em, partnerId);
+    const partner = await findPartner(deps.db.em, partnerId);
     if (!partner) throw AppError.notFound('partner not found');
     return {
       ...partnerView(partner),

@@ -9,7 +9,7 @@ export function getJwksHandler(deps: IdentityDeps) {
 }
 
 async function profileOf(deps: IdentityDeps, partnerId: string) {
-  const partner = await findPartner(deps.orm.em, partnerId);
+  const partner = await findPartner(deps.db.em, partnerId);
   if (!partner) throw AppError.notFound('partner not found');
   return {
     profile: {

@@ -21,7 +21,7 @@ export function loginHandler(deps: IdentityDeps) {
   };
 
   return handle(identity.login, async ({ body }) => {
-    const em = deps.orm.em;
+    const em = deps.db.em;
     const email = body.email.toLowerCase();
     const retryAfter = await admitLoginAttempt(em, email, throttle);
     if (retryAfter !== undefined) {

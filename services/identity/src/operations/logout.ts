@@ -8,7 +8,7 @@ import { sha256 } from '../domain/security/secrets.ts';
 export function logoutHandler(deps: IdentityDeps) {
   return handle(identity.logout, async ({ partnerId, body }) => {
     await revokeRefreshTokens(
-      deps.orm.em,
+      deps.db.em,
       partnerId,
       body.refreshToken ? sha256(body.refreshToken) : undefined,
     );

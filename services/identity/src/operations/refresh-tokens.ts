@@ -12,7 +12,7 @@ import { issueTokens } from './issue-tokens.ts';
  */
 export function refreshTokensHandler(deps: IdentityDeps) {
   return handle(identity.refreshTokens, async ({ body }, { log }) => {
-    const em = deps.orm.em;
+    const em = deps.db.em;
     const hash = sha256(body.refreshToken);
     const rotated = await em.transactional(async (tx) => {
       const spent = await spendRefreshToken(tx, hash);

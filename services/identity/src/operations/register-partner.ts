@@ -18,7 +18,7 @@ export function registerPartnerHandler(deps: IdentityDeps) {
     }
     // One id per partner: `id` (and login's `user.id`) is the `partnerId` every other call expects.
     const partnerId = randomUUID();
-    const partner = await insertPartner(deps.orm.em, {
+    const partner = await insertPartner(deps.db.em, {
       id: partnerId,
       partnerId,
       applicationName: body.applicationName,

@@ -11,7 +11,7 @@ export function resendCodeHandler(deps: IdentityDeps) {
   const { EMAIL_CODE_RESEND_SECONDS: interval, EMAIL_CODE_TTL_SECONDS: ttl } = deps.config;
 
   return handle(accounts.resendCode, async ({ body }) => {
-    const sent = await deps.orm.em.transactional(async (tx) => {
+    const sent = await deps.db.em.transactional(async (tx) => {
       const found = await lockAccountUser(tx, body.email.toLowerCase());
       if (!found) throw AppError.notFound('no account user with this email');
       if (found.emailVerifiedAt) throw AppError.conflict('email is already verified', 'ALREADY_VERIFIED');

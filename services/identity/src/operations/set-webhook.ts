@@ -15,7 +15,7 @@ export function setWebhookHandler(deps: IdentityDeps) {
     const refusal = urlRefusal(body.url, deps.config.APP_MODE);
     if (refusal) throw AppError.badRequest(`url ${refusal}`);
     const target = { url: body.url, events: body.events ?? null };
-    const set = await setWebhook(deps.orm.em, partnerId, target, newWebhookSecret(), body.rotateSecret);
+    const set = await setWebhook(deps.db.em, partnerId, target, newWebhookSecret(), body.rotateSecret);
     if (!set) throw AppError.notFound('partner not found');
     // Webhooks replicas drop their cached URL, secret and kinds: the next event and attempt use these.
     broadcast(deps.nc, partnerEndpointChanged.subject, partnerEndpointChanged.schema, { partnerId });

@@ -15,7 +15,7 @@ export function verifyEmailHandler(deps: IdentityDeps) {
   const maxAttempts = deps.config.EMAIL_CODE_MAX_ATTEMPTS;
 
   return handle(accounts.verifyEmail, async ({ body }) => {
-    const outcome = await deps.orm.em.transactional(async (tx) => {
+    const outcome = await deps.db.em.transactional(async (tx) => {
       const user = await lockAccountUser(tx, body.email.toLowerCase());
       if (!user) return { error: AppError.notFound('no account user with this email') };
       if (user.emailVerifiedAt) {

@@ -34,18 +34,18 @@ await runCommand('identity-keys', config, async ({ database, log }) => {
     console.error('--overlap-seconds must be a whole number of seconds, at least 0');
     return 2;
   }
-  const orm = await database({ migrations: identityMigrations });
+  const db = await database({ migrations: identityMigrations });
   const kek = configuredKeyEncryption(config, (message) => log.warn(message));
   if (command === 'decrypt-for-rollback') {
-    const written = await decryptForRollback(orm, kek);
+    const written = await decryptForRollback(db, kek);
     console.log(
       `${written} private keys written in plain text for release 1.0.0; start 1.0.0's identity now`,
     );
     return 0;
   }
   if (command === 'rotate') {
-    await prepareSigningKeys(orm, kek, overlap);
-    const { kid, retired } = await rotateSigningKey(orm, kek, overlap);
+    await prepareSigningKeys(db, kek, overlap);
+    const { kid, retired } = await rotateSigningKey(db, kek, overlap);
     console.log(`active signing key: ${kid}`);
     for (const r of retired) console.log(`retired ${r.kid}: its tokens verify until ${r.verifyUntil}`);
     if (overlap < config.ACCESS_TOKEN_TTL_SECONDS)
@@ -53,7 +53,7 @@ await runCommand('identity-keys', config, async ({ database, log }) => {
         `note: the overlap (${overlap} s) is shorter than ACCESS_TOKEN_TTL_SECONDS (${config.ACCESS_TOKEN_TTL_SECONDS} s): some tokens stop working before they expire`,
       );
   }
-  for (const k of await keyStatuses(orm.em.fork()))
+  for (const k of await keyStatuses(db.em.fork()))
     console.log(
       `${k.kid}  ${k.state.padEnd(9)}  activated ${k.activatedAt ?? '-'}  retired ${k.retiredAt ?? '-'}  verifies until ${k.verifyUntil ?? (k.state === 'active' ? 'rotated' : '-')}`,
     );

@@ -9,6 +9,6 @@ import { mailQueue } from '../domain/mail/mail-outbox.ts';
 import { identityMigrations } from '../migrations/index.ts';
 
 await runCommand('identity-parked', identityConfig(process.env), async ({ database }) => {
-  const orm = await database({ migrations: identityMigrations });
-  return runParkedCommand(orm, [mailQueue], process.argv.slice(2));
+  const db = await database({ migrations: identityMigrations });
+  return runParkedCommand(db, [mailQueue], process.argv.slice(2));
 });

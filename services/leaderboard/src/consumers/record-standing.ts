@@ -33,7 +33,7 @@ export async function recordStandings(
   consumer: string,
   changes: readonly EventChange[],
 ): Promise<BoardStanding[]> {
-  const em = deps.orm.em.fork();
+  const em = deps.db.em.fork();
   let standings: BoardStanding[] = [];
   await applyOnceEach(em, consumer, changes, async (tx, fresh) => {
     standings = await addToStandings(tx, fresh);
@@ -69,7 +69,7 @@ export function consumeStandings<S extends z.ZodType<{ eventId: string }>>(
     durable: opts.durable,
     subject: opts.subject,
     schema: opts.schema,
-    beforePark: keepAppliedId(deps.orm, [opts.durable]),
+    beforePark: keepAppliedId(deps.db, [opts.durable]),
     batch: { size: deps.config.LEADERBOARD_BATCH, lingerMs: deps.config.LEADERBOARD_LINGER_MS },
     handleBatch: async (events) => {
       const changes: EventChange[] = [];

@@ -28,7 +28,7 @@ export function consumeReversals(deps: LeaderboardDeps): Promise<RunningConsumer
     durable: DURABLE,
     subject: EVENT_SUBJECTS.transferReversed,
     schema: transferReversedEvent,
-    beforePark: keepAppliedId(deps.orm, [DURABLE, POINTS_CONSUMER]),
+    beforePark: keepAppliedId(deps.db, [DURABLE, POINTS_CONSUMER]),
     handle: async (event) => {
       if (event.debitOrCredit !== 'DE') return;
       const change = {

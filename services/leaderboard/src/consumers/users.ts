@@ -41,10 +41,10 @@ export function consumeUsers(deps: LeaderboardDeps): Promise<RunningConsumer> {
     durable: DURABLE,
     subject: EVENT_SUBJECTS.usersOnboarded,
     schema: usersOnboardedEvent,
-    beforePark: keepAppliedId(deps.orm, [DURABLE]),
+    beforePark: keepAppliedId(deps.db, [DURABLE]),
     batch: { size: BATCH },
     handleBatch: async (events) => {
-      await applyOnceEach(deps.orm.em.fork(), DURABLE, events, async (tx, fresh) => {
+      await applyOnceEach(deps.db.em.fork(), DURABLE, events, async (tx, fresh) => {
         for (const [partnerId, users] of latestUsers(fresh))
           await saveUsers(tx, partnerId, [...users.values()]);
       });

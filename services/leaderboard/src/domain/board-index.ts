@@ -27,11 +27,11 @@ export class BoardIndex {
   private readonly redis: Redis & BoardScripts;
   private readonly runs = new Map<string, { started: boolean; done: Promise<void> }>();
 
-  private readonly orm: Database;
+  private readonly db: Database;
   private readonly log: Logger;
 
-  constructor(redis: Redis, orm: Database, log: Logger) {
-    this.orm = orm;
+  constructor(redis: Redis, db: Database, log: Logger) {
+    this.db = db;
     this.log = log;
     this.redis = withBoardScripts(redis);
   }
@@ -126,7 +126,7 @@ export class BoardIndex {
    * writing all the users noted during it (`pending-swapped` left over: its process died).
    */
   async rebuildMissing(): Promise<number> {
-    const boards = await listBoards(this.orm.em.fork());
+    const boards = await listBoards(this.db.em.fork());
     let rebuilt = 0;
     for (let i = 0; i < boards.length; i += 500) {
       const chunk = boards.slice(i, i + 500);
@@ -149,7 +149,7 @@ export class BoardIndex {
   }
 
   async forceRebuildAll(): Promise<number> {
-    const boards = await listBoards(this.orm.em.fork());
+    const boards = await listBoards(this.db.em.fork());
     for (const ref of boards) await this.forceRebuild(ref);
     return boards.length;
   }
@@ -188,7 +188,7 @@ export class BoardIndex {
     const began = performance.now();
     // Users noted before this snapshot are in it.
     await this.redis.del(k.pending);
-    const standings = await allStandings(this.orm.em.fork(), ref);
+    const standings = await allStandings(this.db.em.fork(), ref);
     await this.redis.del(staging.ranking, staging.members);
     for (let i = 0; i < standings.length; i += WRITE_BATCH) {
       const pipeline = this.redis.pipeline();
@@ -212,7 +212,7 @@ export class BoardIndex {
     for (;;) {
       const noted = await this.redis.spop(k.swappedPending, WRITE_BATCH);
       if (noted.length === 0) break;
-      const fresh = await standingsOf(this.orm.em.fork(), ref, noted);
+      const fresh = await standingsOf(this.db.em.fork(), ref, noted);
       // Not update(): its rebuild request would wait for this very build. A board gone meanwhile
       // (its keys deleted, lock and all) is marked for drain() to build again.
       const gone = await this.write(fresh.map((s) => ({ ...s, ref })));

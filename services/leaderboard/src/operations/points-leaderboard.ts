@@ -18,7 +18,7 @@ export function pointsLeaderboardHandler(deps: LeaderboardDeps) {
       userId: query.userId,
     });
     const userIds = entries.map((e) => e.userId);
-    const em = deps.orm.em.fork();
+    const em = deps.db.em.fork();
     const [rows, users] = await Promise.all([
       pointsEntries(em, ref, userIds),
       usersOf(deps, em, ref.partnerId, userIds),

@@ -22,7 +22,7 @@ export async function readBoard(
   // Only here: a page served from the index needs no entity manager (forking one per read showed in
   // the leaderboard's CPU profile; docs/decisions/2026-11-23-hot-path-costs-removed.md). One
   // snapshot, as the index's read is one script: the count, the page and the position agree.
-  const { count, rows, user } = await readSnapshot(deps.orm.em.fork(), async (tx) => ({
+  const { count, rows, user } = await readSnapshot(deps.db.em.fork(), async (tx) => ({
     count: await countStandings(tx, ref),
     rows: await standingsPage(tx, ref, page.offset, page.limit),
     user: page.userId ? await positionOf(tx, ref, page.userId) : null,

@@ -9,9 +9,9 @@ import { BoardIndex } from '../domain/board-index.ts';
 import { leaderboardMigrations } from '../migrations/index.ts';
 
 await runCommand('leaderboard-rebuild', leaderboardConfig(process.env), async (ctx) => {
-  const orm = await ctx.database({ migrations: leaderboardMigrations });
+  const db = await ctx.database({ migrations: leaderboardMigrations });
   const began = performance.now();
-  const boards = await new BoardIndex(ctx.redis(), orm, ctx.log).forceRebuildAll();
+  const boards = await new BoardIndex(ctx.redis(), db, ctx.log).forceRebuildAll();
   console.log(`rebuilt ${boards} board(s) in ${Math.round(performance.now() - began)} ms`);
   return 0;
 });

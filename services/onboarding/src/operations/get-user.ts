@@ -6,12 +6,12 @@ import { findUser } from '../domain/users/user-store.ts';
 /** Internal: wallet and rules ask whether a user exists for a partner. */
 export function getUserHandler(deps: OnboardingDeps) {
   return handle(onboarding.getUser, async ({ partnerId, body }) =>
-    findUser(deps.orm.em, partnerId, body.userId),
+    findUser(deps.db.em, partnerId, body.userId),
   );
 }
 
 export function getPartnerUserHandler(deps: OnboardingDeps) {
   return handle(onboarding.getPartnerUser, async ({ partnerId, params }) =>
-    findUser(deps.orm.em, partnerId, params.userId),
+    findUser(deps.db.em, partnerId, params.userId),
   );
 }

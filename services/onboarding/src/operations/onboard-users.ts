@@ -11,7 +11,7 @@ import { storeRequest } from '../domain/requests/request-store.ts';
 export function onboardUsersHandler(deps: OnboardingDeps) {
   return handle(onboarding.onboardUsers, async ({ partnerId, body }) => {
     const id = randomUUID();
-    await storeRequest(deps.orm.em, { id, partnerId, users: body.users });
+    await storeRequest(deps.db.em, { id, partnerId, users: body.users });
     deps.processor.accept({ id, users: body.users });
     return { requestId: id };
   });

@@ -9,7 +9,7 @@ const window = (q: { page: number; limit: number }) => ({ limit: q.limit, offset
 
 export function getOnboardingRequestHandler(deps: OnboardingDeps) {
   return handle(onboarding.getOnboardingRequest, async ({ partnerId, params, query }) => {
-    const em = deps.orm.em;
+    const em = deps.db.em;
     const request = await findRequest(em, partnerId, params.id);
     if (!request) throw AppError.notFound('onboarding request not found');
     const failed = await failurePage(em, request.id, window(query));
@@ -22,14 +22,14 @@ export function getOnboardingRequestHandler(deps: OnboardingDeps) {
 
 export function listOnboardingRequestsHandler(deps: OnboardingDeps) {
   return handle(onboarding.listOnboardingRequests, async ({ partnerId, query }) => {
-    const { requests, count } = await requestPage(deps.orm.em, partnerId, window(query));
+    const { requests, count } = await requestPage(deps.db.em, partnerId, window(query));
     return { data: requests, ...paginate(count, query.page, query.limit) };
   });
 }
 
 export function listUsersHandler(deps: OnboardingDeps) {
   return handle(onboarding.listUsers, async ({ partnerId, query }) => {
-    const { rows, count } = await userPage(deps.orm.em, partnerId, window(query));
+    const { rows, count } = await userPage(deps.db.em, partnerId, window(query));
     return { data: rows.map(storedUser), ...paginate(count, query.page, query.limit) };
   });
 }

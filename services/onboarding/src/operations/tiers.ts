@@ -5,13 +5,13 @@ import { createTier, tiersPage } from '../domain/tiers/tier-store.ts';
 
 export function createTierHandler(deps: OnboardingDeps) {
   return handle(onboarding.createTier, async ({ partnerId, body }) =>
-    createTier(deps.orm.em, partnerId, body),
+    createTier(deps.db.em, partnerId, body),
   );
 }
 
 export function listTiersHandler(deps: OnboardingDeps) {
   return handle(onboarding.listTiers, async ({ partnerId, query }) => {
-    const { tiers, count } = await tiersPage(deps.orm.em, partnerId, {
+    const { tiers, count } = await tiersPage(deps.db.em, partnerId, {
       limit: query.limit,
       offset: (query.page - 1) * query.limit,
     });

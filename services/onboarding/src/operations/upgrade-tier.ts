@@ -9,7 +9,7 @@ export function upgradeTierHandler(deps: OnboardingDeps) {
   return handle(onboarding.upgradeTier, async ({ partnerId, body }) => {
     if (body.partnerId && body.partnerId.toLowerCase() !== partnerId.toLowerCase())
       throw AppError.notFound('partner not found');
-    if (await moveToTier(deps.orm.em, partnerId, body.userId, body.tierId)) deps.relay.notify();
+    if (await moveToTier(deps.db.em, partnerId, body.userId, body.tierId)) deps.relay.notify();
     return {};
   });
 }

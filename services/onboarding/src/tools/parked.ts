@@ -10,6 +10,6 @@ import { onboardingQueue } from '../domain/processing/request-processor.ts';
 import { onboardingMigrations } from '../migrations/index.ts';
 
 await runCommand('onboarding-parked', onboardingConfig(process.env), async ({ database }) => {
-  const orm = await database({ migrations: onboardingMigrations });
-  return runParkedCommand(orm, [onboardingQueue, outboxQueue], process.argv.slice(2));
+  const db = await database({ migrations: onboardingMigrations });
+  return runParkedCommand(db, [onboardingQueue, outboxQueue], process.argv.slice(2));
 });

@@ -5,7 +5,7 @@ import { createRule, ruleView } from '../domain/rules/rule-store.ts';
 
 export function createRuleHandler(deps: RulesDeps) {
   return handle(rules.createRule, async ({ partnerId, body }) => {
-    const rule = await createRule(deps.orm.em, partnerId, {
+    const rule = await createRule(deps.db.em, partnerId, {
       name: body.name,
       coinValue: body.coinValue,
       condition: body.condition,

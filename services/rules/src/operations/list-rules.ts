@@ -6,7 +6,7 @@ import { listedRuleView, rulesPage } from '../domain/rules/rule-store.ts';
 export function listRulesHandler(deps: RulesDeps) {
   return handle(rules.listRules, async ({ partnerId, query }) => {
     const { page, limit, status } = query;
-    const found = await rulesPage(deps.orm.em, partnerId, { limit, offset: (page - 1) * limit, status });
+    const found = await rulesPage(deps.db.em, partnerId, { limit, offset: (page - 1) * limit, status });
     return { data: found.rules.map(listedRuleView), ...paginate(found.count, page, limit) };
   });
 }

@@ -15,7 +15,7 @@ import { findRuleByName } from '../domain/rules/rule-store.ts';
  */
 export function rewardUserHandler(deps: RulesDeps) {
   return handle(rules.rewardUser, async ({ partnerId, body, idempotencyKey }, ctx) => {
-    const em = deps.orm.em;
+    const em = deps.db.em;
     if (idempotencyKey) await checkRewardKey(em, partnerId, idempotencyKey, body);
     const rule = await findRuleByName(em, partnerId, body.ruleName);
     if (!rule) throw AppError.notFound(`rule ${body.ruleName} not found`);

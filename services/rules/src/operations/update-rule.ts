@@ -6,7 +6,7 @@ import { ruleView, setRuleStatus } from '../domain/rules/rule-store.ts';
 
 export function updateRuleHandler(deps: RulesDeps) {
   return handle(rules.updateRule, async ({ partnerId, params, body }) => {
-    const rule = await setRuleStatus(deps.orm.em, partnerId, params.id, body.status);
+    const rule = await setRuleStatus(deps.db.em, partnerId, params.id, body.status);
     if (!rule) throw AppError.notFound('rule not found');
     return ruleView(rule);
   });

@@ -10,6 +10,6 @@ import { rewardQueue } from '../domain/rewards/retrier.ts';
 import { rulesMigrations } from '../migrations/index.ts';
 
 await runCommand('rules-parked', rulesConfig(process.env), async ({ database }) => {
-  const orm = await database({ migrations: rulesMigrations });
-  return runParkedCommand(orm, [rewardQueue, outboxQueue], process.argv.slice(2));
+  const db = await database({ migrations: rulesMigrations });
+  return runParkedCommand(db, [rewardQueue, outboxQueue], process.argv.slice(2));
 });

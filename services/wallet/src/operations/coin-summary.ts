@@ -8,6 +8,6 @@ export function coinSummaryHandler(deps: WalletDeps) {
     const now = new Date();
     const year = query.year ?? now.getUTCFullYear();
     const month = query.month ?? now.getUTCMonth() + 1;
-    return monthSummary(deps.orm.em, partnerId, year, month);
+    return monthSummary(deps.db.em, partnerId, year, month);
   });
 }

@@ -7,7 +7,7 @@ import { historyPage } from '../domain/ledger/user-wallet.ts';
 export function getUserTransactionsHandler(deps: WalletDeps) {
   return handle(wallet.getUserTransactions, async ({ partnerId, query }) => {
     const user = await deps.directory.user(partnerId, query.userId);
-    const { entries, count, nextCursor } = await historyPage(deps.orm.em, partnerId, user.userId, {
+    const { entries, count, nextCursor } = await historyPage(deps.db.em, partnerId, user.userId, {
       limit: query.limit,
       offset: (query.page - 1) * query.limit,
       before: query.cursor,

@@ -8,7 +8,7 @@ import type { Party } from '../domain/parties/directory.ts';
 export function ledgerExportHandler(deps: WalletDeps) {
   return handle(wallet.ledgerExport, async ({ partnerId, query }) => {
     const rows = await boundQuery<Record<string, unknown>>(
-      deps.orm.em.fork(),
+      deps.db.em.fork(),
       `SELECT ${CHAIN_COLUMNS} FROM ledger_chain c JOIN ledger_entries e ON e.id = c.entry_id
         WHERE c.partner_id = $1 AND c.chain_seq > $2 ORDER BY c.chain_seq LIMIT $3`,
       [partnerId, query.after, query.limit],

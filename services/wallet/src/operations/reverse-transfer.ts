@@ -19,7 +19,7 @@ export function reverseTransferHandler(deps: WalletDeps) {
   return handle(wallet.reverseTransfer, async ({ partnerId, body, idempotencyKey }) => {
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255))
       throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
-    const original = await findEntry(deps.orm.em.fork(), partnerId, body.ledgerEntryId);
+    const original = await findEntry(deps.db.em.fork(), partnerId, body.ledgerEntryId);
     if (!original) throw AppError.notFound('no ledger entry of yours has this ledgerEntryId');
     if (original.transactionType === 'reversal')
       throw AppError.unprocessable('NOT_REVERSIBLE', 'a reversal cannot itself be reversed');
@@ -46,7 +46,7 @@ export function reverseTransferHandler(deps: WalletDeps) {
         'the user has already spent coins this reversal would take back',
       );
     if (result.outcome !== 'done' && result.outcome !== 'replay') throw refusal(result.outcome);
-    const reversed = await findEntry(deps.orm.em.fork(), partnerId, original.id);
+    const reversed = await findEntry(deps.db.em.fork(), partnerId, original.id);
     return {
       isExisting: result.outcome === 'replay',
       coinsLedger: transferEntryView(result.entry),

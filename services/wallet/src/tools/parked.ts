@@ -9,6 +9,6 @@ import { walletConfig } from '../config.ts';
 import { walletMigrations } from '../migrations/index.ts';
 
 await runCommand('wallet-parked', walletConfig(process.env), async ({ database }) => {
-  const orm = await database({ migrations: walletMigrations });
-  return runParkedCommand(orm, [outboxQueue], process.argv.slice(2));
+  const db = await database({ migrations: walletMigrations });
+  return runParkedCommand(db, [outboxQueue], process.argv.slice(2));
 });

@@ -32,7 +32,7 @@ export interface WebhookEventSource<S extends z.ZodType<BusEvent>> {
 }
 
 export interface ConsumerDeps {
-  orm: Database;
+  db: Database;
   nc: NatsConnection;
   log: Logger;
   endpoints: PartnerEndpoints;
@@ -70,7 +70,7 @@ function consumeWebhookEvents<S extends z.ZodType<BusEvent>>(
         fields: await source.fields(event, meta),
       })),
     );
-    const stored = await applyOnceEach(deps.orm.em.fork(), durable, deliveries, recordDeliveries);
+    const stored = await applyOnceEach(deps.db.em.fork(), durable, deliveries, recordDeliveries);
     if (stored.length > 0) deps.onStored();
   }
 
@@ -80,7 +80,7 @@ function consumeWebhookEvents<S extends z.ZodType<BusEvent>>(
     durable,
     subject: source.consumer.subject,
     schema: source.schema,
-    beforePark: keepAppliedId(deps.orm, [durable]),
+    beforePark: keepAppliedId(deps.db, [durable]),
     concurrency: 4,
     startAt: source.fromDeployment ? ('new' as const) : ('all' as const),
   };

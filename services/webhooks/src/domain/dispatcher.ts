@@ -38,12 +38,12 @@ const GONE = 410;
  * the delivery back to its schedule as it was.
  */
 export function startDispatcher(deps: {
-  orm: Database;
+  db: Database;
   log: Logger;
   config: WebhooksConfig;
   endpoints: PartnerEndpoints;
 }): Dispatcher {
-  const { orm, log, config } = deps;
+  const { db, log, config } = deps;
   const http = createOutboundClient({
     mode: config.APP_MODE,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -65,7 +65,7 @@ export function startDispatcher(deps: {
       return failure(null, `partner settings unavailable: ${(err as Error).message}`);
     }
     if (!endpoint.url || !endpoint.secret) return failure(null, 'no webhook URL configured');
-    if (await isDisabled(orm.em.fork(), d.partner_id, endpoint.url))
+    if (await isDisabled(db.em.fork(), d.partner_id, endpoint.url))
       return failure(
         endpoint.url,
         'endpoint disabled after it answered 410 Gone; set a webhook URL or retry the delivery',
@@ -92,7 +92,7 @@ export function startDispatcher(deps: {
   }
 
   async function deliver(d: Job<Delivery>): Promise<JobResult> {
-    const em = orm.em.fork();
+    const em = db.em.fork();
     const n = await startAttempt(em, d.id, d.resume_at !== null);
     const o = await attempt(d);
     await finishAttempt(em, d, n, o);
@@ -115,7 +115,7 @@ export function startDispatcher(deps: {
   }
 
   const worker = startJobWorker<Delivery>({
-    orm,
+    db,
     log,
     service: 'webhooks',
     queue: deliveryQueue,

@@ -9,9 +9,9 @@ export const webhookAttempts = counter({
 
 let reading: (() => Promise<{ pending: number; oldest: number }>) | undefined;
 
-async function pendingDeliveries(orm: Database): Promise<{ pending: number; oldest: number }> {
+async function pendingDeliveries(db: Database): Promise<{ pending: number; oldest: number }> {
   const [row] = await boundQuery<{ pending: number; oldest: number | null }>(
-    orm.em.fork(),
+    db.em.fork(),
     `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float AS oldest
          FROM deliveries WHERE status = 'pending'`,
     [],
@@ -36,8 +36,8 @@ const oldest = gauge({
 });
 
 /** Reports the delivery backlog of this database at every scrape, until the returned function is called. */
-export function watchDeliveries(orm: Database): () => void {
-  reading = oneReadPerScrape(() => pendingDeliveries(orm));
+export function watchDeliveries(db: Database): () => void {
+  reading = oneReadPerScrape(() => pendingDeliveries(db));
   return () => {
     reading = undefined;
     backlog.reset();

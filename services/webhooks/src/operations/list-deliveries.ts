@@ -5,7 +5,7 @@ import { deliveriesPage } from '../domain/deliveries.ts';
 
 export function listDeliveriesHandler(deps: WebhooksDeps) {
   return handle(webhooks.listDeliveries, async ({ partnerId, query }) => {
-    const { deliveries, count } = await deliveriesPage(deps.orm.em, partnerId, {
+    const { deliveries, count } = await deliveriesPage(deps.db.em, partnerId, {
       limit: query.limit,
       offset: (query.page - 1) * query.limit,
       status: query.status,

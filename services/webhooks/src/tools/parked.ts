@@ -9,6 +9,6 @@ import { deliveryQueue } from '../domain/delivery-queue.ts';
 import { webhooksMigrations } from '../migrations/index.ts';
 
 await runCommand('webhooks-parked', webhooksConfig(process.env), async ({ database }) => {
-  const orm = await database({ migrations: webhooksMigrations });
-  return runParkedCommand(orm, [deliveryQueue], process.argv.slice(2));
+  const db = await database({ migrations: webhooksMigrations });
+  return runParkedCommand(db, [deliveryQueue], process.argv.slice(2));
 });

@@ -5,7 +5,7 @@ import { eraseBody, mailQueue } from './mail-outbox.ts';
 import type { MailTransport } from './transport.ts';
 
 export interface MailRelayOptions {
-  orm: Database;
+  db: Database;
   transport: MailTransport;
   log: Logger;
   pollMs: number;
@@ -40,7 +40,7 @@ export const EXPIRED = 'expired before it could be sent';
  */
 export function startMailRelay(opts: MailRelayOptions): MailRelay {
   const worker = startJobWorker<QueuedMail>({
-    orm: opts.orm,
+    db: opts.db,
     log: opts.log,
     service: 'identity',
     queue: mailQueue,
@@ -52,7 +52,7 @@ export function startMailRelay(opts: MailRelayOptions): MailRelay {
     backoff: { baseMs: opts.retryBaseMs, capMs: opts.retryMaxMs },
     async run(mail) {
       if (mail.stale || mail.body === null) {
-        await eraseBody(opts.orm.em.fork(), mail.id);
+        await eraseBody(opts.db.em.fork(), mail.id);
         return { park: EXPIRED };
       }
       await opts.transport.send({ to: mail.recipient, subject: mail.subject, text: mail.body });

@@ -41,8 +41,8 @@ async function insertKey(em: EntityManager, kek: KeyEncryption): Promise<string>
   return kid;
 }
 
-function underLock<T>(orm: Database, fn: (em: EntityManager) => Promise<T>): Promise<T> {
-  return orm.em.fork().transactional(async (em) => {
+function underLock<T>(db: Database, fn: (em: EntityManager) => Promise<T>): Promise<T> {
+  return db.em.fork().transactional(async (em) => {
     await boundQuery(em, `SELECT pg_advisory_xact_lock(${LOCK})`, []);
     return fn(em);
   });
@@ -54,8 +54,8 @@ function underLock<T>(orm: Database, fn: (em: EntityManager) => Promise<T>): Pro
  * knew no activation, become active (the oldest, the one 1.0.0 signed with) or retired with the
  * overlap; an empty table gets its first key.
  */
-export async function prepareSigningKeys(orm: Database, kek: KeyEncryption, overlapSeconds: number) {
-  return underLock(orm, async (em) => {
+export async function prepareSigningKeys(db: Database, kek: KeyEncryption, overlapSeconds: number) {
+  return underLock(db, async (em) => {
     const rows = await boundQuery<{ kid: string; plain: JWK | null; sealed: string | null }>(
       em,
       'SELECT kid, private_jwk AS plain, private_key_encrypted AS sealed FROM signing_keys',
@@ -91,8 +91,8 @@ export async function prepareSigningKeys(orm: Database, kek: KeyEncryption, over
  * Retires the active key (published for `overlapSeconds` more) and activates a new one. Replicas
  * sign with the new key from their next token on: each reads the active key per token.
  */
-export async function rotateSigningKey(orm: Database, kek: KeyEncryption, overlapSeconds: number) {
-  return underLock(orm, async (em) => {
+export async function rotateSigningKey(db: Database, kek: KeyEncryption, overlapSeconds: number) {
+  return underLock(db, async (em) => {
     const retired = await boundQuery<{ kid: string; verifyUntil: string }>(
       em,
       `UPDATE signing_keys SET retired_at = now(), verify_until = now() + make_interval(secs => $1)
@@ -109,8 +109,8 @@ export async function rotateSigningKey(orm: Database, kek: KeyEncryption, overla
  * For a rollback to release 1.0.0 only, which reads private_jwk in plain text: writes every
  * published key back there (the next start of this release encrypts them again).
  */
-export async function decryptForRollback(orm: Database, kek: KeyEncryption): Promise<number> {
-  return underLock(orm, async (em) => {
+export async function decryptForRollback(db: Database, kek: KeyEncryption): Promise<number> {
+  return underLock(db, async (em) => {
     const rows = await boundQuery<{ kid: string; sealed: string }>(
       em,
       `SELECT kid, private_key_encrypted AS sealed FROM signing_keys

@@ -18,7 +18,7 @@ type PrivateKey = Awaited<ReturnType<typeof importJWK>>;
  * read from the database for every token (an indexed row, beside the refresh token's insert), so
  * all replicas switch at once when an operator rotates; decrypted keys are kept by key id.
  */
-export function createTokenSigner(orm: Database, kek: KeyEncryption): TokenSigner {
+export function createTokenSigner(db: Database, kek: KeyEncryption): TokenSigner {
   const decrypted = new Map<string, Promise<PrivateKey>>();
   function privateKeyOf(kid: string, sealed: string): Promise<PrivateKey> {
     let key = decrypted.get(kid);
@@ -42,6 +42,6 @@ export function createTokenSigner(orm: Database, kek: KeyEncryption): TokenSigne
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(await privateKeyOf(active.kid, active.sealed));
     },
-    jwks: async () => ({ keys: await publishedKeys(orm.em.fork()) }),
+    jwks: async () => ({ keys: await publishedKeys(db.em.fork()) }),
   };
 }

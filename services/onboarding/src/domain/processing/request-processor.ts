@@ -48,12 +48,12 @@ interface RequestRow {
  * USERS_IN_MEMORY), read back from the database by any other that takes it over after a crash.
  */
 export function startRequestProcessor(deps: {
-  orm: Database;
+  db: Database;
   relay: OutboxRelay;
   log: Logger;
   config: OnboardingConfig;
 }): RequestProcessor {
-  const { orm, relay, log, config } = deps;
+  const { db, relay, log, config } = deps;
   const loaded = new LRUCache<string, Loaded>({
     maxSize: USERS_IN_MEMORY,
     sizeCalculation: (entry) => Math.max(1, entry.users.length),
@@ -63,7 +63,7 @@ export function startRequestProcessor(deps: {
     const hit = loaded.get(id);
     if (hit) return hit;
     const [row] = await boundQuery<{ users: OnboardUser[] }>(
-      orm.em.fork(),
+      db.em.fork(),
       'SELECT users FROM onboarding_requests WHERE id = $1',
       [id],
     );
@@ -73,7 +73,7 @@ export function startRequestProcessor(deps: {
   }
 
   const worker = startJobWorker<RequestRow>({
-    orm,
+    db,
     log,
     service: 'onboarding',
     queue: onboardingQueue,
@@ -90,7 +90,7 @@ export function startRequestProcessor(deps: {
         const request = { id: job.id, partnerId: job.partner_id };
         const start = job.next_index;
         const end = Math.min(start + config.ONBOARDING_CHUNK_SIZE, users.length);
-        const moved = await orm.em.fork().transactional(async (tx) => {
+        const moved = await db.em.fork().transactional(async (tx) => {
           // A chunk is bulk work: it may take up to its lease, not just a request's statement timeout.
           await allowSlowStatements(tx, config.ONBOARDING_LEASE_MS);
           return processChunk(tx, request, users, repeatOf, start, end);

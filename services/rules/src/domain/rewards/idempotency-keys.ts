@@ -39,10 +39,10 @@ export async function checkRewardKey(
  * Forgets reward keys older than their retention, hourly. The table has no index on `created_at` (one
  * entry more for every reward), so a chunk takes the first expired keys it finds.
  */
-export function startRewardKeyPurge(opts: { orm: Database; log: Logger }) {
+export function startRewardKeyPurge(opts: { db: Database; log: Logger }) {
   return startPurge({
     what: 'reward idempotency keys',
-    orm: opts.orm,
+    db: opts.db,
     log: opts.log,
     table: 'reward_keys',
     expired: 'created_at < now() - make_interval(days => $1)',

@@ -31,7 +31,7 @@ async function recordPayment(
   p: Participation,
   coinsLedger: CoinsLedger,
 ): Promise<CoinsLedger> {
-  const published = await deps.orm.em.fork().transactional(async (tx) => {
+  const published = await deps.db.em.fork().transactional(async (tx) => {
     const paid = await markPaid(tx, p.id, coinsLedger);
     if (!paid) return false;
     const event: Omit<RuleRewardedEvent, 'eventId'> = {
@@ -52,7 +52,7 @@ async function recordPayment(
     return coinsLedger;
   }
   // Another attempt (a concurrent request or the retrier) recorded it first: answer with its entry.
-  const stored = await findParticipation(deps.orm.em.fork(), p.ruleId, p.userId);
+  const stored = await findParticipation(deps.db.em.fork(), p.ruleId, p.userId);
   return stored?.coinsLedger ?? coinsLedger;
 }
 
@@ -83,7 +83,7 @@ export async function payParticipation(
   } catch (err) {
     const appErr = err instanceof AppError ? err : AppError.internal();
     if (isDefinitiveRefusal(appErr)) {
-      await releaseParticipation(deps.orm.em.fork(), p.id);
+      await releaseParticipation(deps.db.em.fork(), p.id);
       throw appErr;
     }
     throw new AppError(appErr.status, {

@@ -22,7 +22,7 @@ export const rewardQueue: JobQueue = {
 export function startRewardRetrier(deps: RulesDeps): JobWorker {
   const { config, log } = deps;
   return startJobWorker({
-    orm: deps.orm,
+    db: deps.db,
     log,
     service: 'rules',
     queue: rewardQueue,
@@ -34,7 +34,7 @@ export function startRewardRetrier(deps: RulesDeps): JobWorker {
     backoff: { baseMs: config.REWARD_RETRY_BASE_MS, capMs: config.REWARD_RETRY_MAX_MS },
     async run(job) {
       const row = await boundRow<ParticipationRow>(
-        deps.orm.em.fork(),
+        deps.db.em.fork(),
         `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
           WHERE p.id = $1 AND p.status = 'pending'`,
         [job.id],
@@ -44,7 +44,7 @@ export function startRewardRetrier(deps: RulesDeps): JobWorker {
       try {
         await payParticipation(deps, participation);
       } catch (err) {
-        const released = await boundQuery(deps.orm.em.fork(), 'SELECT 1 FROM participations WHERE id = $1', [
+        const released = await boundQuery(deps.db.em.fork(), 'SELECT 1 FROM participations WHERE id = $1', [
           job.id,
         ]);
         if (released.length === 0) {

@@ -19,12 +19,12 @@ const LOCK = "SELECT pg_try_advisory_xact_lock(hashtext('coin-ledger-seal')) AS 
  * An entry committed late (a lower `seq` than one already sealed) takes the next position of its
  * partner's chain: positions are the order of sealing, fixed once sealed.
  */
-export function startLedgerSealer(opts: { orm: Database; log: Logger; intervalMs: number }) {
+export function startLedgerSealer(opts: { db: Database; log: Logger; intervalMs: number }) {
   let stopped = false;
   let running: Promise<number> | undefined;
 
   async function sealOnce(): Promise<number> {
-    return opts.orm.em.fork().transactional(async (tx) => {
+    return opts.db.em.fork().transactional(async (tx) => {
       const [{ locked }] = await boundQuery<{ locked: boolean }>(tx, LOCK, []);
       if (!locked) return 0;
       // The round's ids go through `= ANY(ARRAY(…))`, which the planner takes for a few ids found by
@@ -92,7 +92,7 @@ export function startLedgerSealer(opts: { orm: Database; log: Logger; intervalMs
         const sealed = await running;
         if (sealed === BATCH) continue;
         const [{ n }] = await boundQuery<{ n: number }>(
-          opts.orm.em.fork(),
+          opts.db.em.fork(),
           'SELECT count(*)::int AS n FROM ledger_unsealed',
           [],
         );

@@ -30,7 +30,7 @@ export type TransferOutcome =
   | { outcome: 'in_progress' | 'conflict' | 'insufficient' | 'already_reversed' | 'limit_reached' };
 
 export interface BatcherOptions {
-  orm: Database;
+  db: Database;
   log: Logger;
   shards: number;
   batchMax: number;
@@ -71,7 +71,7 @@ export function createTransferBatcher(opts: BatcherOptions) {
   async function ensurePartnerAccounts(partnerId: string): Promise<void> {
     if (partnersReady.has(partnerId)) return;
     await boundQuery(
-      opts.orm.em.fork(),
+      opts.db.em.fork(),
       `INSERT INTO accounts (partner_id, kind, shard)
          SELECT $1::uuid, 'partner', s FROM generate_series(0, $2::int - 1) AS s ON CONFLICT DO NOTHING`,
       [partnerId, opts.shards],
@@ -97,7 +97,7 @@ export function createTransferBatcher(opts: BatcherOptions) {
       reason: c.reverses?.reason ?? null,
     }));
     const [row] = await boundQuery<{ results: ItemResult[] }>(
-      opts.orm.em.fork(),
+      opts.db.em.fork(),
       'SELECT wallet_apply_ledger_batch($1::jsonb, $2, $3, $4) AS results',
       [
         JSON.stringify(items),
