@@ -109,6 +109,9 @@ export async function validateManifests(source: string, yamlText: string): Promi
       continue;
     }
     const messages = await schemaCheck(doc.apiVersion, doc.kind, doc);
+    // k8s/components/service's placeholder, left where no replacement of its names reaches.
+    if (/\bSERVICE\b/.test(parsed.toString()))
+      messages.push('holds the placeholder SERVICE: k8s/components/service replaces no such field');
     const model = modelName(doc.apiVersion, doc.kind);
     if (models[model]) unknownFields(doc, model, '', messages);
     for (const message of messages) problems.push({ source, resource, message });

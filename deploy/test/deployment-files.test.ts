@@ -37,6 +37,13 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   return dir;
 }
 
+/** A service's kustomization with one more patch: a strategic merge, or JSON patches of a Deployment. */
+function withPatch(kustomization: string, patch: string, deployment?: string): string {
+  const indented = patch.replace(/^/gm, '      ');
+  const target = deployment ? `    target:\n      kind: Deployment\n      name: ${deployment}\n` : '';
+  return `${kustomization}patches:\n  - patch: |-\n${indented}\n${target}`;
+}
+
 afterAll(async () => {
   await Promise.all(copies.map((d) => rm(d, { recursive: true, force: true })));
 });
@@ -60,7 +67,7 @@ describe('deployment files', () => {
   });
 
   it('refuses a misspelt field, a value of the wrong type and a missing required field', async () => {
-    const dir = await brokenCopy('k8s/base/identity.yaml', (t) =>
+    const dir = await brokenCopy('k8s/components/service/service.yaml', (t) =>
       t
         .replace('livenessProbe:', 'livenesProbe:')
         .replace('  replicas: 1\n', '  replicas: one\n')
@@ -75,6 +82,21 @@ describe('deployment files', () => {
     expect(messages).toContain('spec/template/spec must have required property containers');
     // The production overlay renders the same base: it fails too.
     expect(problems.some((p) => p.source === 'k8s/overlays/production')).toBe(true);
+  });
+
+  it("refuses a template field that no replacement of the service's name reaches", async () => {
+    const dir = await brokenCopy('k8s/components/service/service.yaml', (t) =>
+      t.replace(
+        '      enableServiceLinks: false\n',
+        '      enableServiceLinks: false\n      serviceAccountName: SERVICE\n',
+      ),
+    );
+    const { problems } = await checkDeployment(dir);
+    const base = problems.filter((p) => p.source === 'k8s/base').map((p) => `${p.resource}: ${p.message}`);
+    expect(base).toContain(
+      'Deployment/wallet: holds the placeholder SERVICE: k8s/components/service replaces no such field',
+    );
+    expect(base).toHaveLength(6);
   });
 
   it('fails when an overlay does not render', async () => {
@@ -189,8 +211,11 @@ describe('deployment files', () => {
   });
 
   it('refuses a Deployment without a disruption budget or requests, no default deny, an Ingress beside the gateway or without TLS, and pools over max_connections', async () => {
-    const dir = await brokenCopy('k8s/base/wallet.yaml', (t) =>
-      t.replace(/---\napiVersion: policy\/v1\nkind: PodDisruptionBudget[\s\S]*$/, ''),
+    const dir = await brokenCopy('k8s/base/wallet/kustomization.yaml', (t) =>
+      withPatch(
+        t,
+        '$patch: delete\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: wallet',
+      ),
     );
     const edit = async (file: string, change: (t: string) => string) => {
       const before = await readFile(join(dir, file), 'utf8');
@@ -198,7 +223,9 @@ describe('deployment files', () => {
       expect(after).not.toBe(before);
       await writeFile(join(dir, file), after);
     };
-    await edit('k8s/base/rules.yaml', (t) => t.replace(/requests:\n\s+cpu: 100m\n/, 'requests:\n'));
+    await edit('k8s/base/rules/kustomization.yaml', (t) =>
+      withPatch(t, '- op: remove\n  path: /spec/template/spec/containers/0/resources/requests/cpu', 'rules'),
+    );
     await edit('k8s/overlays/production/network-policy.yaml', (t) =>
       t.replace(
         'name: default-deny\nspec:\n  podSelector: {}\n  policyTypes: [Ingress, Egress]',
@@ -230,8 +257,12 @@ describe('deployment files', () => {
   });
 
   it('refuses a service without its own NATS user and a NATS server that loads no users', async () => {
-    const dir = await brokenCopy('k8s/base/webhooks.yaml', (t) =>
-      t.replace('name: coin-nats-webhooks', 'name: coin-nats-identity'),
+    const dir = await brokenCopy('k8s/base/webhooks/kustomization.yaml', (t) =>
+      withPatch(
+        t,
+        '- op: replace\n  path: /spec/template/spec/containers/0/env/1/valueFrom/secretKeyRef/name\n  value: coin-nats-identity',
+        'webhooks',
+      ),
     );
     const conf = join(dir, 'k8s/base/infra/nats.yaml');
     await writeFile(conf, (await readFile(conf, 'utf8')).replace('include ./auth/auth.conf', ''));
