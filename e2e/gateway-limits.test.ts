@@ -11,7 +11,6 @@ let nc: NatsConnection;
 beforeAll(async () => {
   stack = await stackWith(['identity'], {
     AUTH_RATE_LIMIT_MAX: '3',
-    BODY_LIMIT_BYTES: '2048',
     REQUEST_TIMEOUT_MS: '1500',
   });
   nc = await connectBus(stack.env.NATS_URL!, 'gateway-limits-test', stack.env.NATS_NAMESPACE!);
@@ -54,10 +53,17 @@ describe('gateway limits', () => {
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 
-  it('refuses an oversized body with a 413 envelope', async () => {
-    const res = await stack.api.post('/api/v1/ufel/partners', partnerBody({ padding: 'y'.repeat(4096) }));
+  it("refuses a body over its operation's limit with a 413 envelope naming the limit", async () => {
+    const res = await stack.api.post(
+      '/api/v1/ufel/partners',
+      partnerBody({ padding: 'y'.repeat(64 * 1024) }),
+    );
     expect(res.status).toBe(413);
-    expect(res.body.data).toMatchObject({ errorType: 'invalid', appErrorCode: 'PAYLOAD_TOO_LARGE' });
+    expect(res.body.data).toEqual({
+      errorType: 'invalid',
+      appErrorCode: 'PAYLOAD_TOO_LARGE',
+      error: 'the body of POST /api/v1/ufel/partners must be at most 64 KiB (65536 bytes)',
+    });
   });
 
   it('answers 504 when a service does not answer within the request timeout, never hanging', async () => {

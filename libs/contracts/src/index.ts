@@ -10,6 +10,7 @@ import { webhooksOperations } from './webhooks.ts';
 
 export * as accounts from './accounts.ts';
 export * from './auth.ts';
+export * from './body-limits.ts';
 export * from './broadcasts.ts';
 export * from './common.ts';
 export * from './events.ts';

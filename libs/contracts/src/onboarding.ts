@@ -39,6 +39,12 @@ export const getUser = internal('getUser', {
 /** The most users one onboard-users call may carry. */
 const MAX_USERS_PER_REQUEST = 100_000;
 
+/**
+ * The one large body: 100,000 users with up to 252 bytes of userData each (31.4 MB). It bounds what
+ * one call costs the gateway's heap; users with larger userData are sent in several calls.
+ */
+const ONBOARDING_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
 export const onboardUserSchema = z.strictObject({ userId: guid, userData });
 
 export type OnboardUser = z.infer<typeof onboardUserSchema>;
@@ -46,6 +52,7 @@ export type OnboardUser = z.infer<typeof onboardUserSchema>;
 /** Validated whole and stored at once; the users are inserted in the background. */
 export const onboardUsers = http('onboardUsers', 'POST /api/v1/laas/onboard-users', {
   noData: true,
+  bodyLimit: ONBOARDING_BODY_LIMIT_BYTES,
   location: '/api/v1/laas/onboarding-requests/:requestId',
   message: 'users received for onboarding; the outcome is sent by the USER_ONBOARDING webhook',
   summary: 'Onboard users in bulk (asynchronous; the outcome arrives by webhook)',

@@ -19,6 +19,11 @@ export interface HttpBinding {
   /** The success envelope carries no `data` (onboard-users). */
   noData?: boolean;
   statusCode?: number;
+  /**
+   * The most bytes the request body may have, refused with 413 before it is read; by default
+   * `DEFAULT_BODY_LIMIT_BYTES`, and a route without a body reads none (body-limits.ts).
+   */
+  bodyLimit?: number;
   /** Counted against the stricter per-IP limit of sign-up and login routes. */
   rateLimit?: 'auth';
   /** Accepts an `Idempotency-Key` header. */

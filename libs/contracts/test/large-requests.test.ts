@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@coin/errors';
 import { describe, expect, it } from 'vitest';
 import { onboarding, parseRequestParts } from '../src/index.ts';
-import { LARGE_REQUEST_BYTES, validateLargeRequest } from '../src/validation-pool.ts';
+import { LARGE_REQUEST_BYTES, LARGE_REQUEST_CAPACITY, validateLargeRequest } from '../src/validation-pool.ts';
 
 const op = onboarding.onboardUsers;
 
@@ -64,5 +65,27 @@ describe('large requests, validated on a worker thread', () => {
       ok: false,
       error: 'request must be a JSON object',
     });
+  });
+
+  it('answers 503 with Retry-After once every thread is busy and the queue is full, and takes the rest', async () => {
+    const text = JSON.stringify({ users: users(20_000) });
+    const sent = LARGE_REQUEST_CAPACITY + 3;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: sent }, async () => validateLargeRequest(op, { json: text, shape: 'body' })),
+    );
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    const taken = outcomes.filter((o) => o.status === 'fulfilled' && o.value.ok);
+    console.log(`${sent} large validations at once: ${taken.length} done, ${refused.length} refused 503`);
+    expect(taken).toHaveLength(LARGE_REQUEST_CAPACITY);
+    expect(refused).toHaveLength(3);
+    for (const err of refused) {
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({
+        status: 503,
+        details: { appErrorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 5 },
+      });
+    }
+    // The queue drains: the next one is taken again.
+    expect((await validateLargeRequest(op, { json: text, shape: 'body' })).ok).toBe(true);
   });
 });

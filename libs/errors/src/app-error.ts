@@ -74,8 +74,15 @@ export class AppError extends Error {
     return AppError.of(413, 'invalid', 'PAYLOAD_TOO_LARGE', 'payload too large', error);
   }
 
-  static unavailable(error: string): AppError {
-    return AppError.of(503, 'unavailable', 'SERVICE_UNAVAILABLE', 'service unavailable', error);
+  static unavailable(error: string, retryAfterSeconds?: number): AppError {
+    return AppError.of(
+      503,
+      'unavailable',
+      'SERVICE_UNAVAILABLE',
+      'service unavailable',
+      error,
+      retryAfterSeconds === undefined ? {} : { retryAfterSeconds },
+    );
   }
 
   static timeout(error: string): AppError {

@@ -6,7 +6,6 @@ const schema = baseConfigSchema.extend({
   PORT: integer(3000, { min: 0, max: 65535 }),
   HOST: z.string().default('127.0.0.1'),
   TRUST_PROXY: trustProxySetting,
-  BODY_LIMIT_BYTES: integer(32 * 1024 * 1024),
   AUTH_RATE_LIMIT_MAX: integer(20),
   AUTH_RATE_LIMIT_WINDOW_MS: integer(60_000),
   API_KEY_CACHE_MS: integer(30_000, { min: 0 }),

@@ -2,8 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, failure } from '@coin/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyTooLarge, lingerForUnreadBody } from './body-limits.ts';
 
 function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  if (!reply.request.raw.complete) lingerForUnreadBody(reply);
   if (err.details.retryAfterSeconds !== undefined)
     reply.header('Retry-After', String(err.details.retryAfterSeconds));
   // RFC 6750: a 401 names its scheme; with a token that was sent, also that the token is the problem.
@@ -15,10 +17,10 @@ function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 }
 
 /** Fastify's own errors (parsing, limits) mapped onto the specification's envelope. */
-function fromFastify(err: FastifyError): AppError {
+function fromFastify(err: FastifyError, request: FastifyRequest): AppError {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return AppError.payloadTooLarge('request body is too large');
+      return bodyTooLarge(request);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(415, {
         errorType: 'invalid',
@@ -33,7 +35,7 @@ function fromFastify(err: FastifyError): AppError {
   }
   if (err instanceof SyntaxError || err.statusCode === 400)
     return AppError.badRequest('body must be valid JSON');
-  if (err.statusCode === 413) return AppError.payloadTooLarge('request body is too large');
+  if (err.statusCode === 413) return bodyTooLarge(request);
   if (err.statusCode === 429) return AppError.rateLimited('too many requests; slow down', 60);
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new AppError(err.statusCode, {
@@ -46,13 +48,17 @@ function fromFastify(err: FastifyError): AppError {
   return AppError.internal();
 }
 
+/**
+ * The envelope for every error, and the 404 or 405 of an unknown route, answered from the request
+ * line in an onRequest hook: its body is never read.
+ */
 export function installErrorHandling(app: FastifyInstance, allowedMethods: (path: string) => string[]): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const appErr = err instanceof AppError ? err : fromFastify(err);
+    const appErr = err instanceof AppError ? err : fromFastify(err, request);
     if (appErr.status >= 500 && !(err instanceof AppError)) request.log.error({ err }, 'request failed');
     return sendError(reply, appErr);
   });
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     const allowed = allowedMethods(path);
     if (allowed.length === 0)
@@ -67,7 +73,11 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (path
         message: 'method not allowed',
       }),
     );
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
   });
+  app.setNotFoundHandler(notFound);
 }
 
 /** Errors the router raises before any route runs (a URL it cannot decode, an over-long path parameter). */

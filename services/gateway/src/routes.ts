@@ -1,5 +1,6 @@
 import { callOperationJson, type NatsConnection, SerializedJson } from '@coin/bus';
 import {
+  bodyLimitOf,
   INTERNAL_IDEMPOTENCY_PREFIX,
   type Operation,
   type PartsResult,
@@ -9,14 +10,15 @@ import { validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance } from 'fastify';
 import { answerCache, freshnessOf } from './answer-cache.ts';
-import type { createAuthenticator } from './authenticate.ts';
+import { type Authenticator, authenticateFirst } from './authenticate-first.ts';
 import type { GatewayConfig } from './config.ts';
-import { LARGE_BODY_ROUTE, UnparsedJson } from './large-body.ts';
+import { LARGE_BODY_ROUTE, type LargeBodyAdmission, UnparsedJson } from './large-body.ts';
 
 interface RouteDeps {
   nc: NatsConnection;
   config: GatewayConfig;
-  authenticate: ReturnType<typeof createAuthenticator>;
+  authenticate: Authenticator;
+  admitLargeBody: LargeBodyAdmission;
 }
 
 function idempotencyKey(op: Operation, header: string | string[] | undefined): string | undefined {
@@ -72,8 +74,9 @@ function successEnvelope(message: string, noData: boolean | undefined) {
 }
 
 /**
- * One route per contract operation: authenticate, validate with the contract, ask the service (or,
- * for an operation with `freshForMs`, take its answer from the cache, keyed by what was validated).
+ * One route per contract operation: authenticate (before the body is read, which is then limited to
+ * the contract's `bodyLimit`), validate with the contract, ask the service (or, for an operation
+ * with `freshForMs`, take its answer from the cache, keyed by what was validated).
  */
 export function registerOperationRoutes(
   app: FastifyInstance,
@@ -81,6 +84,7 @@ export function registerOperationRoutes(
   deps: RouteDeps,
 ): void {
   const cachedAnswer = answerCache(deps.config.ANSWER_CACHE_MAX_BYTES);
+  const authenticate = authenticateFirst(deps.authenticate);
   for (const op of operations) {
     const http = op.http;
     if (!http) continue;
@@ -89,16 +93,15 @@ export function registerOperationRoutes(
     app.route({
       method: [http.method, ...(http.alsoMethods ?? [])],
       url: http.path,
+      bodyLimit: bodyLimitOf(op),
+      onRequest: http.auth === 'partner' ? [authenticate, deps.admitLargeBody] : [deps.admitLargeBody],
       config: {
         ...LARGE_BODY_ROUTE,
         ...(http.rateLimit === 'auth' ? { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } : {}),
       },
       handler: async (request, reply) => {
         const requestId = String(request.id);
-        const caller =
-          http.auth === 'partner'
-            ? await deps.authenticate(request.headers.authorization, requestId)
-            : undefined;
+        const caller = request.caller;
         const parts = await validateParts(op, request.body, request.query, request.params);
         if (!parts.ok) throw AppError.badRequest(parts.error);
         const { body, query, params } = parts;

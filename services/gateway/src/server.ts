@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allOperations } from '@coin/contracts';
+import { allOperations, NO_BODY_LIMIT_BYTES } from '@coin/contracts';
 import { parseJsonText } from '@coin/contracts/validation-pool';
 import { AppError } from '@coin/errors';
 import { type ProcessContext, startProcess } from '@coin/startup/process';
@@ -9,13 +9,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { startAdminServer } from './admin-server.ts';
 import { allowedMethodsOf } from './allowed-methods.ts';
 import { createAuthenticator } from './authenticate.ts';
+import { continueOnlyWhenRead, refuseDeclaredOversize } from './body-limits.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { registerDashboardPages } from './dashboard/serve.ts';
 import { registerDashboardSession } from './dashboard/session.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
 import { readinessCheck, registerHealthRoutes } from './health.ts';
 import { registerJwksRoute } from './jwks-route.ts';
-import { leaveUnparsed, UnparsedJson } from './large-body.ts';
+import { largeBodyAdmission, leaveUnparsed, UnparsedJson } from './large-body.ts';
 import { registerMetricsRoute, registerObservability } from './observability.ts';
 import { registerApiDocs } from './openapi/serve.ts';
 import { registerOperationRoutes } from './routes.ts';
@@ -37,7 +38,8 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   const nc = await bus();
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    bodyLimit: config.BODY_LIMIT_BYTES,
+    // A route reads no body unless it says how large one may be (an operation's from its contract).
+    bodyLimit: NO_BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     exposeHeadRoutes: false,
     requestIdHeader: false,
@@ -52,8 +54,9 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     logController: new LogController({ disableRequestLogging: true }),
   });
   // The specification (docs/specification.md) shows create-rule as GET with a JSON body; Fastify
-  // parses none unless told.
+  // parses none unless told. Every other GET route takes none: its limit is NO_BODY_LIMIT_BYTES.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  app.decorateRequest('caller', undefined);
   // Validation is the contracts' zod (its messages are the specification's); route schemas are docs.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -86,6 +89,8 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     else request.log.debug(line, 'request completed');
   });
   installErrorHandling(app, allowedMethodsOf(allOperations));
+  app.addHook('onRequest', refuseDeclaredOversize);
+  continueOnlyWhenRead(app);
   await registerObservability(app);
 
   // Counted in Redis, so a client gets the limit once, not once per gateway replica. A Redis outage
@@ -122,7 +127,12 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     timeoutMs: config.REQUEST_TIMEOUT_MS,
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
   });
-  registerOperationRoutes(app, allOperations, { nc, config, authenticate });
+  registerOperationRoutes(app, allOperations, {
+    nc,
+    config,
+    authenticate,
+    admitLargeBody: largeBodyAdmission(),
+  });
   // Cookies are the dashboard session's alone: the API takes Bearer credentials only, so its routes
   // neither parse a Cookie header nor run the plugin's hook on every answer.
   await app.register(async (session) => {

@@ -1,4 +1,4 @@
-import { MAX_USER_DATA_BYTES } from '@coin/contracts';
+import { allOperations, bodyLimitOf, MAX_USER_DATA_BYTES } from '@coin/contracts';
 import { describe, expect, it } from 'vitest';
 import { servedOpenApi } from './support/served-openapi.ts';
 
@@ -62,5 +62,23 @@ describe('/openapi.json states the input rules of the contracts', () => {
       .doc()
       .paths['/api/v1/laas/rules'].get.parameters.find((p: Schema) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
+  });
+
+  it("states each operation's body limit (x-body-limit) and its 413", () => {
+    const stated = new Map(openapi.operations().map((op: any) => [op.operationId, op]));
+    for (const op of allOperations.filter((o) => o.http)) {
+      const doc = stated.get(op.name) as any;
+      expect(doc['x-body-limit'], op.name).toBe(bodyLimitOf(op));
+      expect(
+        doc.responses['413'].content['application/json'].schema.properties.data.properties.appErrorCode.enum,
+      ).toEqual(['PAYLOAD_TOO_LARGE']);
+    }
+    const onboard = openapi.doc().paths['/api/v1/laas/onboard-users'].post;
+    expect(onboard['x-body-limit']).toBe(32 * 1024 * 1024);
+    expect(onboard.responses['413'].description).toContain('32 MiB');
+    expect(openapi.doc().paths['/api/v1/laas/tiers'].post.responses['413'].description).toContain('64 KiB');
+    expect(openapi.doc().paths['/api/v1/laas/tiers'].get.responses['413'].description).toContain(
+      'takes none',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { bodyLimitOf, formatBytes } from '../body-limits.ts';
 import type { Operation } from '../operation.ts';
 import { operationDocs } from './index.ts';
 import type { ErrorDoc } from './types.ts';
@@ -24,9 +25,12 @@ export function errorsOf(op: Operation): Map<number, ErrorDoc[]> {
   if (http.auth === 'partner') add(401, 'UNAUTHORIZED', 'no token, or an expired, invalid or revoked one');
   for (const [status, list] of Object.entries(operationDocs[op.name]?.errors ?? {}))
     for (const e of list) add(Number(status), e.code, e.when);
+  const limit = bodyLimitOf(op);
   if (op.schemas.body) {
-    add(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than the limit (32 MiB by default)');
+    add(413, 'PAYLOAD_TOO_LARGE', `the body is larger than ${formatBytes(limit)} (\`x-body-limit\`)`);
     add(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body is not `application/json`');
+  } else {
+    add(413, 'PAYLOAD_TOO_LARGE', `a body is sent: this operation takes none (at most ${formatBytes(limit)})`);
   }
   if (http.rateLimit === 'auth')
     add(429, 'RATE_LIMITED', 'too many calls from this address (see Retry-After)');

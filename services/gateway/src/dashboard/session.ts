@@ -1,14 +1,14 @@
 import { callOperation, type NatsConnection } from '@coin/bus';
-import { formatIssues, identity } from '@coin/contracts';
+import { bodyLimitOf, formatIssues, identity } from '@coin/contracts';
 import { AppError, success } from '@coin/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { createAuthenticator } from '../authenticate.ts';
+import type { Authenticator } from '../authenticate-first.ts';
 import type { GatewayConfig } from '../config.ts';
 
 interface SessionDeps {
   nc: NatsConnection;
   config: GatewayConfig;
-  authenticate: ReturnType<typeof createAuthenticator>;
+  authenticate: Authenticator;
 }
 
 const SESSION_PATH = '/dashboard/session';
@@ -46,7 +46,10 @@ export function registerDashboardSession(app: FastifyInstance, deps: SessionDeps
 
   app.post(
     SESSION_PATH,
-    { config: { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } },
+    {
+      bodyLimit: bodyLimitOf(identity.login),
+      config: { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } },
+    },
     async (request, reply) => {
       const parsed = signInBody.safeParse(request.body ?? {});
       if (!parsed.success) throw AppError.badRequest(formatIssues(parsed.error));
@@ -83,6 +86,8 @@ export function registerDashboardSession(app: FastifyInstance, deps: SessionDeps
     },
   );
 
+  // Authenticated in the handler, after the cookie is dropped: a sign-out with an expired access
+  // token still ends the browser's session. The route reads no body (the server's limit).
   app.delete(SESSION_PATH, async (request, reply) => {
     const refreshToken = request.cookies[COOKIE];
     drop(reply);

@@ -1,4 +1,4 @@
-import { docs, type Operation, webhooks as webhooksContract } from '@coin/contracts';
+import { bodyLimitOf, docs, type Operation, webhooks as webhooksContract } from '@coin/contracts';
 import { z } from 'zod';
 import { errorResponses } from './responses.ts';
 
@@ -79,6 +79,8 @@ function operation(op: Operation, method: string): Json {
     operationId: isPrimary ? op.name : `${op.name}With${method[0]}${method.slice(1).toLowerCase()}`,
     tags: [op.service],
     ...(http.auth === 'partner' ? { security: [{ bearer: [] }] } : {}),
+    // The most bytes the body may have; a larger one is answered 413 before it is read.
+    'x-body-limit': bodyLimitOf(op),
     parameters: params,
     ...(op.schemas.body
       ? {
