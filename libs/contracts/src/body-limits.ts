@@ -1,8 +1,9 @@
 import type { Operation } from './operation.ts';
 
 /**
- * The body limit of an operation that takes a body and states none: register-partner's is the
- * largest valid one, about 35 KB with every text at its bound (test/body-limits.test.ts).
+ * The body limit of an operation that takes a body and states none: above the largest valid body of
+ * every such operation, which test/body-limits.test.ts computes from the contracts
+ * (docs/decisions/2026-11-27-body-limits-per-operation.md).
  */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -40,8 +40,9 @@ export const getUser = internal('getUser', {
 const MAX_USERS_PER_REQUEST = 100_000;
 
 /**
- * The one large body: 100,000 users with up to 252 bytes of userData each (31.4 MB). It bounds what
- * one call costs the gateway's heap; users with larger userData are sent in several calls.
+ * The one large body: a full call of users with a little userData each fits. It bounds what one call
+ * costs the gateway's heap; users with larger userData are sent in several calls
+ * (docs/decisions/2026-11-27-body-limits-per-operation.md).
  */
 const ONBOARDING_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
