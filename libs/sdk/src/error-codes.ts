@@ -33,7 +33,7 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  getMe: 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getMe: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
   setWebhook:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
@@ -48,8 +48,14 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listApiKeys: 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  revokeApiKey: 'Bad request' | 'NOT_FOUND' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listApiKeys: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  revokeApiKey:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   createAccountUser:
     | ''
     | 'Bad request'
@@ -90,12 +96,24 @@ export interface OperationErrorCodes {
   getOnboardingRequest:
     | 'Bad request'
     | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
-  listOnboardingRequests: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  listUsers: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  getPartnerUser: 'Bad request' | 'NOT_FOUND' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listOnboardingRequests:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  listUsers: 'Bad request' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getPartnerUser:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   createTier:
     | 'Bad request'
     | 'DUPLICATE'
@@ -104,7 +122,7 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listTiers: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listTiers: 'Bad request' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
   upgradeTier:
     | 'Bad request'
     | 'NOT_FOUND'
@@ -121,7 +139,7 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listRules: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listRules: 'Bad request' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
   updateRule:
     | 'Bad request'
     | 'NOT_FOUND'
@@ -168,11 +186,23 @@ export interface OperationErrorCodes {
   getUserTransactions:
     | 'Bad request'
     | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
-  getBalance: 'Bad request' | 'NOT_FOUND' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  coinSummary: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getBalance:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  coinSummary:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   reverseTransfer:
     | 'ALREADY_REVERSED'
     | 'Bad request'
@@ -186,7 +216,7 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  getTreasury: 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getTreasury: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
   setTreasury:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
@@ -194,11 +224,38 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  ledgerExport: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  coinLeaderboard: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  pointsLeaderboard: 'Bad request' | 'NOT_FOUND' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  pingLeaderboard: 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  listDeliveries: 'Bad request' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  retryDelivery: 'Bad request' | 'NOT_FOUND' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
-  listEventKinds: 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  ledgerExport:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  coinLeaderboard:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  pointsLeaderboard:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  pingLeaderboard: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listDeliveries:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  retryDelivery:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  listEventKinds: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
 }

@@ -105,6 +105,7 @@ describe('the SDK and the server telling it to wait', () => {
     const code:
       | 'NOT_FOUND'
       | 'Bad request'
+      | 'PAYLOAD_TOO_LARGE'
       | 'UNAUTHORIZED'
       | 'SERVICE_UNAVAILABLE'
       | 'SERVICE_TIMEOUT'

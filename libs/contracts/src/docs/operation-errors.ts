@@ -30,7 +30,11 @@ export function errorsOf(op: Operation): Map<number, ErrorDoc[]> {
     add(413, 'PAYLOAD_TOO_LARGE', `the body is larger than ${formatBytes(limit)} (\`x-body-limit\`)`);
     add(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body is not `application/json`');
   } else {
-    add(413, 'PAYLOAD_TOO_LARGE', `a body is sent: this operation takes none (at most ${formatBytes(limit)})`);
+    add(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      `a body is sent: this operation takes none (at most ${formatBytes(limit)})`,
+    );
   }
   if (http.rateLimit === 'auth')
     add(429, 'RATE_LIMITED', 'too many calls from this address (see Retry-After)');

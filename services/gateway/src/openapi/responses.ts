@@ -1,4 +1,4 @@
-import { bodyLimitOf, docs, formatBytes, type Operation } from '@coin/contracts';
+import { docs, type Operation } from '@coin/contracts';
 
 type Json = Record<string, unknown>;
 
