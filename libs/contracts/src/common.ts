@@ -43,12 +43,17 @@ export const paginationBlock = {
   lastpage: z.number().int(),
 };
 
-/** A page of a list: its `data` and the pagination block, then any fields of the list's own. */
+/**
+ * A page of a list: its `data` and the pagination block, then any fields of the list's own. A page
+ * of a named resource is named after it (`RulePage`) in the API reference.
+ */
 export function pageOf<I extends z.ZodType, E extends Record<string, z.ZodType> = Record<never, never>>(
   item: I,
   extra: E = {} as E,
 ) {
-  return z.object({ data: z.array(item), ...paginationBlock, ...extra });
+  const page = z.object({ data: z.array(item), ...paginationBlock, ...extra });
+  const id = z.globalRegistry.get(item)?.id;
+  return id ? page.meta({ id: `${id}Page`, description: `A page of ${id} items.` }) : page;
 }
 
 /** A paged list's schemas: `page`/`limit` and the list's own filters in, a page of `item`s out. */

@@ -20,20 +20,24 @@ const { http, internal } = operationsOf('identity');
 const name200 = text({ max: 200 });
 const token = text({ max: 512 });
 
-const partnerSchema = z.object({
-  id: guid,
-  partnerId: guid,
-  applicationName: z.string(),
-  clientId: z.string(),
-  redirectUrl: z.string(),
-  webRedirectUrl: z.string(),
-  mobileRedirectUrl: z.string(),
-  email: z.string(),
-  partnerName: z.string(),
-  userDetailsUrl: z.string(),
-});
+const partnerSchema = z
+  .object({
+    id: guid,
+    partnerId: guid,
+    applicationName: z.string(),
+    clientId: z.string(),
+    redirectUrl: z.string(),
+    webRedirectUrl: z.string(),
+    mobileRedirectUrl: z.string(),
+    email: z.string(),
+    partnerName: z.string(),
+    userDetailsUrl: z.string(),
+  })
+  .meta({ id: 'Partner', description: 'A partner application, as registered.' });
 
-const tokensSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
+const tokensSchema = z
+  .object({ accessToken: z.string(), refreshToken: z.string() })
+  .meta({ id: 'Tokens', description: 'An access token (15 minutes) and a single-use refresh token.' });
 
 export const registerPartner = http('registerPartner', 'POST /api/v1/ufel/partners', {
   auth: 'none',
@@ -69,17 +73,19 @@ export const login = http('login', 'POST /api/v1/ufel/partners/login', {
   summary: 'Log a partner in: access and refresh tokens',
   schemas: {
     body: z.strictObject({ email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }),
-    response: z.object({
-      tokens: tokensSchema,
-      user: z.object({
-        id: guid,
-        email: z.string(),
-        name: z.string(),
-        userUrl: z.string(),
-        createdAt: isoTimestamp,
-        clientId: z.string(),
-      }),
-    }),
+    response: z
+      .object({
+        tokens: tokensSchema,
+        user: z.object({
+          id: guid,
+          email: z.string(),
+          name: z.string(),
+          userUrl: z.string(),
+          createdAt: isoTimestamp,
+          clientId: z.string(),
+        }),
+      })
+      .meta({ id: 'Login', description: 'The tokens of a new session, and who logged in.' }),
   },
 });
 
@@ -107,11 +113,13 @@ export const getMe = http('getMe', 'GET /api/v1/ufel/partners/me', {
   message: 'partner returned',
   summary: 'The calling partner',
   schemas: {
-    response: partnerSchema.extend({
-      webhookUrl: z.string().nullable(),
-      webhookEvents: z.array(eventKind),
-      createdAt: isoTimestamp,
-    }),
+    response: partnerSchema
+      .extend({
+        webhookUrl: z.string().nullable(),
+        webhookEvents: z.array(eventKind),
+        createdAt: isoTimestamp,
+      })
+      .meta({ id: 'PartnerAccount', description: 'The calling partner, with its webhook settings.' }),
   },
 });
 
@@ -134,25 +142,32 @@ export const setWebhook = http('setWebhook', 'PUT /api/v1/ufel/partners/webhook'
       rotateSecret: z.boolean().default(false),
       events: webhookEvents.optional(),
     }),
-    response: z.object({ url: z.string(), secret: z.string(), events: z.array(eventKind) }),
+    response: z.object({ url: z.string(), secret: z.string(), events: z.array(eventKind) }).meta({
+      id: 'WebhookSettings',
+      description: 'Where webhooks go, their signing secret and the kinds sent.',
+    }),
   },
 });
 
-const apiKeySummary = z.object({
-  id: guid,
-  name: z.string(),
-  prefix: z.string(),
-  createdAt: isoTimestamp,
-  lastUsedAt: isoTimestamp.nullable(),
-  revokedAt: isoTimestamp.nullable(),
-});
+const apiKeySummary = z
+  .object({
+    id: guid,
+    name: z.string(),
+    prefix: z.string(),
+    createdAt: isoTimestamp,
+    lastUsedAt: isoTimestamp.nullable(),
+    revokedAt: isoTimestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey', description: 'A secret API key, without the key itself.' });
 
 export const createApiKey = http('createApiKey', 'POST /api/v1/ufel/partners/api-keys', {
   message: 'api key created',
   summary: 'Create a secret API key (shown once)',
   schemas: {
     body: z.strictObject({ name: text({ max: 100 }) }),
-    response: apiKeySummary.extend({ key: z.string() }),
+    response: apiKeySummary
+      .extend({ key: z.string() })
+      .meta({ id: 'NewApiKey', description: 'A new API key, with the key: shown this once.' }),
   },
 });
 

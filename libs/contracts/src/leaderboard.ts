@@ -27,14 +27,16 @@ const coinLeaderboardQuery = z.object({
 
 const coinPosition = z.object({ userId: guid, amount: z.string(), position: z.number().int() });
 
-const coinLeaderboardResponse = z.object({
-  /** The `userId` of the query: its coins and 1-based rank; null without a userId or with no coins. */
-  userPosition: coinPosition.nullable(),
-  data: z.array(z.object({ userId: guid, coins: z.string() })),
-  ...paginationBlock,
-  /** The specification (docs/specification.md) shows the coin leaderboard's count as text. */
-  count: z.string(),
-});
+const coinLeaderboardResponse = z
+  .object({
+    /** The `userId` of the query: its coins and 1-based rank; null without a userId or with no coins. */
+    userPosition: coinPosition.nullable(),
+    data: z.array(z.object({ userId: guid, coins: z.string() })),
+    ...paginationBlock,
+    /** The specification (docs/specification.md) shows the coin leaderboard's count as text. */
+    count: z.string(),
+  })
+  .meta({ id: 'CoinLeaderboard', description: 'A page of the coin leaderboard of a calendar month.' });
 
 /**
  * How old a board page may be when served: short enough that a transfer still shows within 1 s after
@@ -77,11 +79,13 @@ const pointsEntrySchema = z.object({
   user: leaderboardUserSchema.nullable(),
 });
 
-const pointsLeaderboardResponse = z.object({
-  userPosition: z.object({ userId: guid, amount: z.number(), position: z.number().int() }).nullable(),
-  data: z.array(pointsEntrySchema),
-  ...paginationBlock,
-});
+const pointsLeaderboardResponse = z
+  .object({
+    userPosition: z.object({ userId: guid, amount: z.number(), position: z.number().int() }).nullable(),
+    data: z.array(pointsEntrySchema),
+    ...paginationBlock,
+  })
+  .meta({ id: 'PointsLeaderboard', description: 'A page of the all-time points leaderboard.' });
 
 /** All-time points per user of the calling partner, ranked descending. */
 export const pointsLeaderboard = http('pointsLeaderboard', 'GET /api/v1/laas/leaderboard/new', {

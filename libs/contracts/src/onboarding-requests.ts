@@ -8,17 +8,22 @@ const { http } = operationsOf('onboarding');
 export const onboardingFailureSchema = z.object({ user: z.string(), reason: z.string() });
 
 /** An onboard-users request as a partner follows it: how far it got and how many users failed. */
-const onboardingRequestSchema = z.object({
-  /** The id in the answer's `Location`, and the webhook's `requestId`. */
-  id: guid,
-  status: z.enum(['pending', 'done']),
-  usersCount: z.number().int(),
-  /** Users handled so far (stored or failed). */
-  processedCount: z.number().int(),
-  failedCount: z.number().int(),
-  createdAt: isoTimestamp,
-  completedAt: isoTimestamp.nullable(),
-});
+const onboardingRequestSchema = z
+  .object({
+    /** The id in the answer's `Location`, and the webhook's `requestId`. */
+    id: guid,
+    status: z.enum(['pending', 'done']),
+    usersCount: z.number().int(),
+    /** Users handled so far (stored or failed). */
+    processedCount: z.number().int(),
+    failedCount: z.number().int(),
+    createdAt: isoTimestamp,
+    completedAt: isoTimestamp.nullable(),
+  })
+  .meta({
+    id: 'OnboardingRequest',
+    description: 'An onboard-users request: how far it got and how many users failed.',
+  });
 
 export const getOnboardingRequest = http('getOnboardingRequest', 'GET /api/v1/laas/onboarding-requests/:id', {
   message: 'onboarding request returned',
@@ -26,8 +31,9 @@ export const getOnboardingRequest = http('getOnboardingRequest', 'GET /api/v1/la
   schemas: {
     params: z.object({ id: guid }),
     query: z.object(pageQuery),
-    response: onboardingRequestSchema.extend({
-      failures: pageOf(onboardingFailureSchema),
+    response: onboardingRequestSchema.extend({ failures: pageOf(onboardingFailureSchema) }).meta({
+      id: 'OnboardingRequestDetail',
+      description: 'An onboarding request with a page of its failures.',
     }),
   },
 });

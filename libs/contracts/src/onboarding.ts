@@ -12,14 +12,16 @@ import { userData } from './user-data.ts';
 const { http, internal } = operationsOf('onboarding');
 
 /** A partner's user as stored by onboarding (the "stored user" of docs/specification.md). */
-export const storedUserSchema = z.object({
-  id: guid,
-  userId: guid,
-  userData: z.record(z.string(), z.unknown()).nullable(),
-  tierId: guid.nullable(),
-  createdAt: isoTimestamp,
-  updatedAt: isoTimestamp,
-});
+export const storedUserSchema = z
+  .object({
+    id: guid,
+    userId: guid,
+    userData: z.record(z.string(), z.unknown()).nullable(),
+    tierId: guid.nullable(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({ id: 'User', description: 'One of your users, as onboarded.' });
 
 export type StoredUser = z.infer<typeof storedUserSchema>;
 
@@ -69,13 +71,15 @@ export const getPartnerUser = http('getPartnerUser', 'GET /api/v1/laas/users/:us
   schemas: { params: z.object({ userId: guid }), response: storedUserSchema },
 });
 
-export const tierSchema = z.object({
-  id: guid,
-  name: z.string(),
-  rank: z.number().int(),
-  createdAt: isoTimestamp,
-  updatedAt: isoTimestamp,
-});
+export const tierSchema = z
+  .object({
+    id: guid,
+    name: z.string(),
+    rank: z.number().int(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({ id: 'Tier', description: 'A tier you defined; users move between tiers.' });
 
 export const createTier = http('createTier', 'POST /api/v1/laas/tiers', {
   message: 'tier created',

@@ -9,7 +9,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HttpBinding {
   method: HttpMethod;
-  /** Further methods served by the same route (create-rule: GET with a body, and POST). */
+  /**
+   * Further methods served by the same route, kept for the specification's sake and marked deprecated
+   * in the reference (create-rule's GET with a JSON body).
+   */
   alsoMethods?: readonly HttpMethod[];
   path: string;
   /** `partner`: a partner's access token or secret API key is required. */

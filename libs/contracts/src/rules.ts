@@ -57,25 +57,30 @@ const ruleName = text({ max: 100 }).refine((s) => s === s.toLowerCase(), {
 });
 
 /** The specification's Rule, as create and update return it. */
-export const ruleSchema = z.object({
-  id: guid,
-  name: z.string(),
-  coinValue: z.string(),
-  condition: z.string(),
-  maxNumberOfParticipant: z.string(),
-  status: ruleStatus,
-});
+export const ruleSchema = z
+  .object({
+    id: guid,
+    name: z.string(),
+    coinValue: z.string(),
+    condition: z.string(),
+    maxNumberOfParticipant: z.string(),
+    status: ruleStatus,
+  })
+  .meta({ id: 'Rule', description: 'A reward rule: its coins, condition, participant cap and status.' });
 
 /**
  * A rule as listed: with `userId`, the partner account that owns it, and `participants`, the users
  * rewarded by it so far (pending payments included), to read against `maxNumberOfParticipant`.
  */
-export const listedRuleSchema = ruleSchema.extend({ userId: guid, participants: z.number().int() });
+export const listedRuleSchema = ruleSchema
+  .extend({ userId: guid, participants: z.number().int() })
+  .meta({ id: 'ListedRule', description: 'A rule as listed: with its owner and the users rewarded so far.' });
 
-export const createRule = http('createRule', 'GET /api/v1/laas/rules/create-rule', {
-  alsoMethods: ['POST'],
+/** POST, and the specification's GET with a JSON body (which fetch cannot send), kept but deprecated. */
+export const createRule = http('createRule', 'POST /api/v1/laas/rules/create-rule', {
+  alsoMethods: ['GET'],
   message: 'rule created successfully.',
-  summary: 'Create a reward rule (GET with a JSON body, as the specification shows, or POST)',
+  summary: 'Create a reward rule',
   schemas: {
     body: z.strictObject({
       name: ruleName,
@@ -111,7 +116,10 @@ export const rewardUser = http('rewardUser', 'POST /api/v1/laas/rules/reward', {
   summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
   schemas: {
     body: z.strictObject({ userId: guid, ruleName: text({ max: 100 }) }),
-    response: z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }),
+    response: z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }).meta({
+      id: 'Reward',
+      description: 'A rule reward: its ledger entry, and whether it had been paid before.',
+    }),
   },
 });
 

@@ -39,40 +39,48 @@ export const entrySide = z.enum(['CR', 'DE']);
 /** The transfers between a partner and a user (rule rewards are partner → user). */
 export const transferType = z.enum(['partner_user_transfer', 'user_partner_transfer']);
 
-export const partySchema = z.object({
-  id: z.string(),
-  fullname_businessName: z.string(),
-  email: z.string(),
-  tag: z.string().nullable(),
-  userId: z.string(),
-});
+export const partySchema = z
+  .object({
+    id: z.string(),
+    fullname_businessName: z.string(),
+    email: z.string(),
+    tag: z.string().nullable(),
+    userId: z.string(),
+  })
+  .meta({ id: 'Party', description: 'One side of a ledger entry: the partner or one of its users.' });
 
 /**
  * The coin ledger entry of the specification (docs/specification.md), as listed in history (without
  * reversed/status/token).
  */
-export const ledgerEntrySchema = z.object({
-  id: guid,
-  userId: guid,
-  debitOrCredit: entrySide,
-  coins: z.number(),
-  claimed: z.boolean(),
-  transactionType: z.string(),
-  narration: z.string(),
-  from: partySchema,
-  to: partySchema,
-  plan: z.object({}),
-  paidWithGiftCard: z.boolean(),
-  giftCardLedger: z.object({}),
-  laas: z.boolean(),
-  charge: z.number(),
-  /** The entry has been reversed (a `reversal` entry corrects it). */
-  refunded: z.boolean(),
-  createdAt: isoTimestamp,
-  updatedAt: isoTimestamp,
-  /** The user's wallet balance right after this entry. */
-  balanceAfter: z.number(),
-});
+export const ledgerEntrySchema = z
+  .object({
+    id: guid,
+    userId: guid,
+    debitOrCredit: entrySide,
+    coins: z.number(),
+    claimed: z.boolean(),
+    transactionType: z.string(),
+    narration: z.string(),
+    from: partySchema,
+    to: partySchema,
+    plan: z.object({}),
+    paidWithGiftCard: z.boolean(),
+    giftCardLedger: z.object({}),
+    laas: z.boolean(),
+    charge: z.number(),
+    /** The entry has been reversed (a `reversal` entry corrects it). */
+    refunded: z.boolean(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+    /** The user's wallet balance right after this entry. */
+    balanceAfter: z.number(),
+  })
+  .meta({
+    id: 'LedgerEntry',
+    description:
+      "A coin ledger entry, from the user's side: CR when coins reach the user, DE when they leave.",
+  });
 
 /** The ledger entry's fields for what this project does not offer (plans, gift cards, charges): always these. */
 export const ledgerEntryNotOffered = {
@@ -84,11 +92,16 @@ export const ledgerEntryNotOffered = {
 } satisfies Partial<z.infer<typeof ledgerEntrySchema>>;
 
 /** The ledger entry as a transfer returns it. */
-export const transferLedgerEntrySchema = ledgerEntrySchema.extend({
-  reversed: z.boolean(),
-  status: z.literal('Success'),
-  token: z.string().nullable(),
-});
+export const transferLedgerEntrySchema = ledgerEntrySchema
+  .extend({
+    reversed: z.boolean(),
+    status: z.literal('Success'),
+    token: z.string().nullable(),
+  })
+  .meta({
+    id: 'TransferLedgerEntry',
+    description: 'A ledger entry as a transfer, reward or reversal answers it.',
+  });
 
 const transferBody = z.strictObject({
   userId: guid,
@@ -97,7 +110,10 @@ const transferBody = z.strictObject({
   narration: text({ max: 500 }).optional(),
 });
 
-const transferResponse = z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema });
+const transferResponse = z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }).meta({
+  id: 'Transfer',
+  description: 'A transfer: its ledger entry, and whether its Idempotency-Key replayed it.',
+});
 
 /**
  * Partner → user. Also the internal way other services pay a user (rules' rewards): they call this
@@ -151,7 +167,9 @@ export const getBalance = http('getBalance', 'GET /api/v1/laas/coins/balance', {
   summary: "A user's wallet balance",
   schemas: {
     query: z.object({ userId: guid }),
-    response: z.object({ userId: guid, coins: z.number() }),
+    response: z
+      .object({ userId: guid, coins: z.number() })
+      .meta({ id: 'Balance', description: "A user's wallet balance." }),
   },
 });
 
@@ -169,21 +187,25 @@ export const reverseTransfer = http('reverseTransfer', 'POST /api/v1/laas/coins/
       /** Why; kept with the reversal and named in its narration. */
       reason: text({ max: 500 }).optional(),
     }),
-    response: z.object({
-      isExisting: z.boolean(),
-      coinsLedger: transferLedgerEntrySchema,
-      reversedEntry: transferLedgerEntrySchema,
-    }),
+    response: z
+      .object({
+        isExisting: z.boolean(),
+        coinsLedger: transferLedgerEntrySchema,
+        reversedEntry: transferLedgerEntrySchema,
+      })
+      .meta({ id: 'Reversal', description: 'A reversal: the correcting entry and the entry it reversed.' }),
   },
 });
 
 /** Coins as the treasury counts them, net of reversals; `issuanceLimit` null when unlimited. */
-const treasuryResponse = z.object({
-  issued: z.number(),
-  redeemed: z.number(),
-  outstanding: z.number(),
-  issuanceLimit: z.number().nullable(),
-});
+const treasuryResponse = z
+  .object({
+    issued: z.number(),
+    redeemed: z.number(),
+    outstanding: z.number(),
+    issuanceLimit: z.number().nullable(),
+  })
+  .meta({ id: 'Treasury', description: 'Coins issued, redeemed and outstanding, and the issuance limit.' });
 
 export const getTreasury = http('getTreasury', 'GET /api/v1/laas/coins/treasury', {
   message: 'treasury returned',
@@ -204,23 +226,25 @@ export const setTreasury = http('setTreasury', 'PUT /api/v1/laas/coins/treasury'
 });
 
 /** One entry of a partner's hash chain, with what the chain covers (docs/partners/coins-and-ledger.md, "A ledger you can verify"). */
-const chainEntrySchema = z.object({
-  /** Position in the partner's chain: 1, 2, … with no gaps. */
-  seq: z.number().int(),
-  hash: z.string(),
-  prevHash: z.string(),
-  id: guid,
-  userId: guid,
-  transactionType: z.string(),
-  debitOrCredit: entrySide,
-  /** Exact decimal text, two places. */
-  coins: z.string(),
-  balanceAfter: z.string().nullable(),
-  narration: z.string(),
-  from: partySchema,
-  to: partySchema,
-  createdAt: isoTimestamp,
-});
+const chainEntrySchema = z
+  .object({
+    /** Position in the partner's chain: 1, 2, … with no gaps. */
+    seq: z.number().int(),
+    hash: z.string(),
+    prevHash: z.string(),
+    id: guid,
+    userId: guid,
+    transactionType: z.string(),
+    debitOrCredit: entrySide,
+    /** Exact decimal text, two places. */
+    coins: z.string(),
+    balanceAfter: z.string().nullable(),
+    narration: z.string(),
+    from: partySchema,
+    to: partySchema,
+    createdAt: isoTimestamp,
+  })
+  .meta({ id: 'ChainEntry', description: 'A sealed ledger entry in your hash chain.' });
 
 const MAX_EXPORT_PAGE = 1000;
 
@@ -233,11 +257,13 @@ export const ledgerExport = http('ledgerExport', 'GET /api/v1/laas/coins/ledger-
       after: z.coerce.number().int().min(0).default(0),
       limit: z.coerce.number().int().min(1).max(MAX_EXPORT_PAGE).default(100),
     }),
-    response: z.object({
-      entries: z.array(chainEntrySchema),
-      /** Pass as `after` for the next page; null when this page reached the sealed end. */
-      nextAfter: z.number().int().nullable(),
-    }),
+    response: z
+      .object({
+        entries: z.array(chainEntrySchema),
+        /** Pass as `after` for the next page; null when this page reached the sealed end. */
+        nextAfter: z.number().int().nullable(),
+      })
+      .meta({ id: 'LedgerExportPage', description: 'A page of your hash chain, in chain order.' }),
   },
 });
 

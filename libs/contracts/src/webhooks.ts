@@ -76,34 +76,38 @@ export type EventPayload<K extends EventKind> = z.infer<(typeof payloadSchemas)[
 
 const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 
-const deliveryAttemptSchema = z.object({
-  attempt: z.number().int(),
-  url: z.string().nullable(),
-  startedAt: isoTimestamp,
-  /** Null while the attempt is in flight, or when the process died during it (outcome unknown). */
-  finishedAt: isoTimestamp.nullable(),
-  statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
-  durationMs: z.number().int().nullable(),
-  /** An extra attempt the partner asked for (redeliver) while the delivery was pending, beside its schedule. */
-  manual: z.boolean(),
-});
+const deliveryAttemptSchema = z
+  .object({
+    attempt: z.number().int(),
+    url: z.string().nullable(),
+    startedAt: isoTimestamp,
+    /** Null while the attempt is in flight, or when the process died during it (outcome unknown). */
+    finishedAt: isoTimestamp.nullable(),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    /** An extra attempt the partner asked for (redeliver) while the delivery was pending, beside its schedule. */
+    manual: z.boolean(),
+  })
+  .meta({ id: 'DeliveryAttempt', description: 'One attempt to deliver a webhook.' });
 
-export const deliverySchema = z.object({
-  id: guid,
-  event: z.string(),
-  eventId: guid,
-  status: deliveryStatus,
-  attempts: z.number().int(),
-  lastStatusCode: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  nextAttemptAt: isoTimestamp.nullable(),
-  deliveredAt: isoTimestamp.nullable(),
-  /** The body's `sequence` (null for a delivery recorded before sequences existed). */
-  sequence: z.number().int().nullable(),
-  createdAt: isoTimestamp,
-  attemptLog: z.array(deliveryAttemptSchema),
-});
+export const deliverySchema = z
+  .object({
+    id: guid,
+    event: z.string(),
+    eventId: guid,
+    status: deliveryStatus,
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: isoTimestamp.nullable(),
+    deliveredAt: isoTimestamp.nullable(),
+    /** The body's `sequence` (null for a delivery recorded before sequences existed). */
+    sequence: z.number().int().nullable(),
+    createdAt: isoTimestamp,
+    attemptLog: z.array(deliveryAttemptSchema),
+  })
+  .meta({ id: 'Delivery', description: 'A webhook delivery, with every attempt.' });
 
 export const listDeliveries = http('listDeliveries', 'GET /api/v1/laas/webhooks/deliveries', {
   message: 'webhook deliveries returned',

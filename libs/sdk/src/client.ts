@@ -38,10 +38,12 @@ function buildRequest(op: Operation, input: Record<string, unknown>): Request {
     if (query.has(key)) search.set(key, String(value));
     else body[key] = value;
   }
-  // Browsers' and Node's fetch send no body with GET: create-rule goes as POST, which it also takes.
-  const method = http.method === 'GET' && op.schemas.body ? http.alsoMethods![0] : http.method;
   const qs = search.size ? `?${search}` : '';
-  return { method, path: `${path}${qs}`, body: op.schemas.body ? JSON.stringify(body) : undefined };
+  return {
+    method: http.method,
+    path: `${path}${qs}`,
+    body: op.schemas.body ? JSON.stringify(body) : undefined,
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,6 +6,12 @@ import { servedOpenApi } from './support/served-openapi.ts';
 const openapi = servedOpenApi({ PUBLIC_URL: 'https://rewards.example.com' });
 const operations = openapi.operations;
 
+/** The `appErrorCode` values a failure answer's schema lists (the envelope with the operation's codes). */
+const codesOf = (schema: any): string[] =>
+  schema.allOf[1].properties.data.allOf[1].properties.appErrorCode.enum;
+/** A named schema of the document's components. */
+const component = (ref: string) => openapi.doc().components.schemas[ref.replace('#/components/schemas/', '')];
+
 describe('/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document (swagger-parser)', async () => {
     const api = await SwaggerParser.validate(structuredClone(openapi.doc()));
@@ -34,8 +40,7 @@ describe('/openapi.json', () => {
           examples++;
           continue;
         }
-        for (const code of media.schema.properties.data.properties.appErrorCode.enum)
-          codes.add(`${status} ${code}`);
+        for (const code of codesOf(media.schema)) codes.add(`${status} ${code}`);
         examples += Object.keys(media.examples).length;
       }
     }
@@ -55,10 +60,10 @@ describe('/openapi.json', () => {
     expect(transfer.parameters.map((p: any) => p.$ref ?? p.name)).toContain(
       '#/components/parameters/IdempotencyKey',
     );
-    expect(
-      transfer.responses['422'].content['application/json'].schema.properties.data.properties.appErrorCode
-        .enum,
-    ).toEqual(['INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT']);
+    expect(codesOf(transfer.responses['422'].content['application/json'].schema)).toEqual([
+      'INSUFFICIENT_BALANCE',
+      'IDEMPOTENCY_CONFLICT',
+    ]);
     expect(transfer.responses['503'].headers['Retry-After']).toBeDefined();
     const login = openapi.doc().paths['/api/v1/ufel/partners/login'].post;
     expect(Object.keys(login.responses['200'].headers)).toContain('x-ratelimit-remaining');
@@ -69,7 +74,7 @@ describe('/openapi.json', () => {
       'webhook-timestamp',
       'webhook-signature',
     ]);
-    expect(hook.requestBody.content['application/json'].schema.required).toEqual([
+    expect(component(hook.requestBody.content['application/json'].schema.$ref).required).toEqual([
       'event',
       'status',
       'occurredAt',
@@ -80,8 +85,55 @@ describe('/openapi.json', () => {
     expect(Object.keys(openapi.doc().webhooks)).toEqual([...webhooks.EVENT_KINDS]);
     for (const kind of webhooks.EVENT_KINDS) {
       const body = openapi.doc().webhooks[kind].post.requestBody.content['application/json'];
-      expect(body.schema.properties.event.const, kind).toBe(kind);
+      expect(component(body.schema.$ref).properties.event.const, kind).toBe(kind);
       expect(body.example.event, kind).toBe(kind);
     }
+  });
+
+  it('names its models: the envelopes, pages and every resource are components, referenced where used', () => {
+    const schemas = openapi.doc().components.schemas;
+    for (const name of [
+      'SuccessEnvelope',
+      'FailureEnvelope',
+      'Failure',
+      'Partner',
+      'User',
+      'UserPage',
+      'Rule',
+      'ListedRulePage',
+      'Tier',
+      'LedgerEntry',
+      'LedgerEntryPage',
+      'Transfer',
+      'Reversal',
+      'Treasury',
+      'Delivery',
+      'UserOnboardingEvent',
+      'CoinsTransferredEvent',
+    ])
+      expect(schemas[name], name).toBeDefined();
+    const history = openapi.doc().paths['/api/v1/laas/coins/get-user-transactions'].get;
+    const success = history.responses['200'].content['application/json'].schema;
+    expect(success.allOf[0].$ref).toBe('#/components/schemas/SuccessEnvelope');
+    expect(success.allOf[1].properties.data.$ref).toBe('#/components/schemas/LedgerEntryPage');
+    expect(schemas.LedgerEntryPage.properties.data.items.$ref).toBe('#/components/schemas/LedgerEntry');
+  });
+
+  it("makes POST the create-rule operation, and marks the specification's GET form deprecated", () => {
+    const item = openapi.doc().paths['/api/v1/laas/rules/create-rule'];
+    expect(item.post.operationId).toBe('createRule');
+    expect(item.post.deprecated).toBeUndefined();
+    expect(item.get).toMatchObject({ operationId: 'createRuleWithGet', deprecated: true });
+  });
+
+  it('needs a bearer token unless an operation says it needs none; every tag is described', () => {
+    const doc = openapi.doc();
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/api/v1/ufel/partners/login'].post.security).toEqual([]);
+    expect(doc.paths['/api/v1/laas/tiers'].get.security).toBeUndefined();
+    for (const hook of Object.values<any>(doc.webhooks)) expect(hook.post.security).toEqual([]);
+    expect(doc.tags.every((t: any) => t.description)).toBe(true);
+    expect(new Set(doc.tags.map((t: any) => t.name)).size).toBe(doc.tags.length);
+    expect(doc.info.license).toEqual({ name: 'Apache-2.0', identifier: 'Apache-2.0' });
   });
 });

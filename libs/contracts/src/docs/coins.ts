@@ -193,7 +193,7 @@ const rule = { id: EXAMPLE.ruleId, ...newRule, status: 'active' };
 export const rulesDocs: Record<string, OperationDocs> = {
   createRule: {
     description:
-      'Creates a rule, active at once. The specification shows this call as GET with a JSON body; POST is accepted at the same path (use it from browsers and `fetch`, which send no GET body).',
+      'Creates a rule, active at once. The specification shows this call as GET with a JSON body, which the same path still accepts (deprecated: `fetch` and browsers send no GET body).',
     errors: { 409: duplicate('you already have a rule with this name') },
     request: newRule,
     response: rule,

@@ -5,6 +5,7 @@ import { leaderboardDocs, onboardingDocs, webhooksDocs } from './users.ts';
 
 export { fieldDocs } from './fields.ts';
 export { errorsOf } from './operation-errors.ts';
+export { tagDocs } from './tags.ts';
 export type { OperationDocs } from './types.ts';
 export { webhookDocs } from './webhooks.ts';
 

@@ -1,4 +1,6 @@
 import { docs, type Operation } from '@coin/contracts';
+import { failureSchema } from './envelopes.ts';
+import type { SchemaComponents } from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -19,26 +21,8 @@ const FAILURE: Record<number, { errorType: string; message: string; description:
   },
 };
 
-const failureSchema = (codes: string[]): Json => ({
-  type: 'object',
-  required: ['status', 'message', 'data'],
-  properties: {
-    status: { const: 'failed' },
-    message: { type: 'string' },
-    data: {
-      type: 'object',
-      required: ['errorType', 'appErrorCode', 'error'],
-      properties: {
-        errorType: { type: 'string' },
-        appErrorCode: { type: 'string', enum: [...new Set(codes)], description: 'What went wrong, for code' },
-        error: { type: 'string', description: 'What went wrong, for people: names the field or the object' },
-      },
-    },
-  },
-});
-
 /** The OpenAPI responses of one operation's errors, each code with an example. */
-export function errorResponses(op: Operation): Json {
+export function errorResponses(op: Operation, components: SchemaComponents): Json {
   const out: Json = {};
   for (const [status, list] of docs.errorsOf(op)) {
     const kind = FAILURE[status];
@@ -61,7 +45,15 @@ export function errorResponses(op: Operation): Json {
     out[status] = {
       description: `${kind.description}: ${list.map((e) => `\`${e.code}\` ${e.when}`).join('; ')}`,
       headers,
-      content: { 'application/json': { schema: failureSchema(list.map((e) => e.code)), examples } },
+      content: {
+        'application/json': {
+          schema: failureSchema(
+            components,
+            list.map((e) => e.code),
+          ),
+          examples,
+        },
+      },
     };
   }
   return out;

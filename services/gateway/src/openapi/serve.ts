@@ -18,7 +18,8 @@ export async function registerApiDocs(
   const document: Record<string, unknown> = {};
   let built = false;
   const build = async () => {
-    if (!built) Object.assign(document, openApiDocument(operations, serverUrl));
+    if (!built)
+      Object.assign(document, openApiDocument(operations, { url: serverUrl, description: 'This gateway' }));
     built = true;
   };
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
