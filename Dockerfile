@@ -26,10 +26,9 @@ FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app /app
-# The runtime's memory settings, the same as make up's (libs/startup/src/runtime.ts says why; npm run
-# deploy:check compares them): V8's heap sizing, the compile cache that spares each start the type
-# stripping, glibc's fixed mmap threshold and two malloc arenas.
-ENV NODE_COMPILE_CACHE=/app/.compile-cache MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_ARENA_MAX=2
+# The image's own compile cache, which spares each start the type stripping
+# (docs/decisions/2026-11-23-compile-cache.md).
+ENV NODE_COMPILE_CACHE=/app/.compile-cache
 # The compile cache is filled here, so that no pod start strips types (an emptyDir would be empty at
 # every start). Node keys it by the user's uid, so user 10001 fills it; then it is made read-only,
 # which Node reads from and never writes to.
@@ -41,6 +40,7 @@ RUN chown -R root:root .compile-cache && chmod -R a-w .compile-cache
 # Non-root, numeric so Kubernetes can verify runAsNonRoot; the files stay root-owned and read-only.
 USER 10001:10001
 EXPOSE 3000 9464
-# The OpenTelemetry hook loads first; it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "--no-allocation-site-pretenuring", "--import", "@coin/telemetry/register"]
+# node as every service runs it, with the runtime flags written in that launcher only (it execs node:
+# one process, which receives the signals).
+ENTRYPOINT ["/bin/sh", "/app/libs/startup/bin/node-service.sh"]
 CMD ["services/gateway/src/main.ts"]

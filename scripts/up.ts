@@ -11,19 +11,17 @@ import { existsSync, readdirSync } from 'node:fs';
 // (docs/decisions/2026-11-25-make-up-process-memory.md).
 import { awaitReplicas, connectBus } from '@coin/bus/connect';
 import { ensureEventsStream } from '@coin/events/stream';
-import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
+import { asService } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
 
-// This process starts again at once, as the services start: from the compile cache, where the
-// compiler that strips types is not loaded.
+// This process starts again at once, as the services start (the same launcher): from the compile
+// cache, where the compiler that strips types is not loaded.
 if (process.env.NODE_COMPILE_CACHE === undefined) {
-  process.execve?.(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    ...RUNTIME_ENV,
-    ...process.env,
-  });
+  const self = asService([...process.execArgv, ...process.argv.slice(1)]);
+  process.execve?.(self.command, [self.command, ...self.args], self.env);
 }
 
-const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...RUNTIME_ENV, ...process.env };
+const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...process.env };
 
 const servers = [
   {
@@ -108,8 +106,9 @@ function serviceEnv(name: string): NodeJS.ProcessEnv {
  * stack, a runtime warning: no service name in it) is relayed line by line with the name in front.
  */
 function run(name: string): ChildProcess {
-  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, `services/${name}/src/main.ts`], {
-    env: serviceEnv(name),
+  const service = asService([`services/${name}/src/main.ts`], serviceEnv(name));
+  const child = spawn(service.command, service.args, {
+    env: service.env,
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   let buffered = '';

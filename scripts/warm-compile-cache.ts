@@ -1,13 +1,13 @@
 /**
  * `make install`'s last step: fills the compile cache that every service process starts with
- * (`RUNTIME_ENV`'s NODE_COMPILE_CACHE, under the same V8 flags, which key it). Without it the first
+ * (NODE_COMPILE_CACHE, under the services' own V8 flags, which key it: `asService`). Without it the first
  * `make up` or `make bench` after a clone or a change type-strips every module, and the compiler
  * that strips them stays in each process's memory (docs/decisions/2026-11-23-compile-cache.md).
  * Modules loaded only when first used (`@coin/db`, `@coin/startup`'s) are loaded here too.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
+import { asService } from '@coin/startup/runtime';
 
 const services = readdirSync('services').filter((s) => existsSync(`services/${s}/src/index.ts`));
 const modules = [
@@ -33,9 +33,7 @@ registerHooks({
   },
 });
 ${modules.map((m) => `await import(${JSON.stringify(m)});`).join('\n')}`;
-const result = spawnSync(process.execPath, [...SERVICE_NODE_ARGS, '--input-type=module', '-e', script], {
-  env: { ...RUNTIME_ENV, ...process.env },
-  stdio: 'inherit',
-});
+const run = asService(['--input-type=module', '-e', script]);
+const result = spawnSync(run.command, run.args, { env: run.env, stdio: 'inherit' });
 // A cold cache costs memory and a second at start, never correctness: make install goes on.
 if (result.status !== 0) console.warn('warm-compile-cache: the compile cache was not filled');

@@ -274,20 +274,28 @@ describe('deployment files', () => {
     ]);
   });
 
-  it('refuses an image or a compose service run without the runtime flags make up uses', async () => {
+  it('refuses an image or a compose service that starts node without the runtime launcher', async () => {
     const dir = await brokenCopy('Dockerfile', (t) =>
-      t.replace('"--heap-growing-percent=30", ', '').replace(' MALLOC_MMAP_THRESHOLD_=1048576', ''),
+      t.replace(
+        'ENTRYPOINT ["/bin/sh", "/app/libs/startup/bin/node-service.sh"]',
+        'ENTRYPOINT ["node", "--max-semi-space-size=4"]',
+      ),
     );
     const compose = join(dir, 'docker-compose.yml');
     await writeFile(
       compose,
-      (await readFile(compose, 'utf8')).replace('--max-semi-space-size=4 --heap-growing-percent=30 ', ''),
+      (await readFile(compose, 'utf8')).replace(
+        'exec /bin/sh libs/startup/bin/node-service.sh "$$@"',
+        'exec node --heap-growing-percent=30 "$$@"',
+      ),
     );
     const { problems } = await checkDeployment(dir);
     expect(problems.map((p) => `${p.source}: ${p.resource}: ${p.message}`)).toEqual([
-      'Dockerfile: ENTRYPOINT: must be ["node","--max-semi-space-size=4","--heap-growing-percent=30","--no-allocation-site-pretenuring","--import","@coin/telemetry/register"] (the runtime flags of @coin/startup/runtime)',
-      'Dockerfile: ENV: must set MALLOC_MMAP_THRESHOLD_=1048576',
-      'docker-compose.yml: x-app entrypoint: must exec node --max-semi-space-size=4 --heap-growing-percent=30 --no-allocation-site-pretenuring --import @coin/telemetry/register',
+      'Dockerfile: ENTRYPOINT: must be ["/bin/sh","/app/libs/startup/bin/node-service.sh"]',
+      expect.stringMatching(
+        /^docker-compose\.yml: line \d+: starts node without libs\/startup\/bin\/node-service\.sh: - NATS_NKEY_SEED=.* exec node --heap-growing-percent=30/,
+      ),
+      'Dockerfile: Dockerfile: sets runtime flags outside libs/startup/bin/node-service.sh',
     ]);
   });
 

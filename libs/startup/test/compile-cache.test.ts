@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '../src/runtime.ts';
+import { asService } from '../src/runtime.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const cache = mkdtempSync(join(tmpdir(), 'coin-compile-cache-'));
@@ -16,16 +16,15 @@ afterAll(() => rmSync(cache, { recursive: true, force: true }));
 /** The modules a process type-stripped because the cache had no stripped source for them. */
 async function strippedAtStart(main: string): Promise<string[]> {
   // An invalid setting stops the service once its modules are loaded, before it connects anywhere.
-  const { stderr } = await run(process.execPath, [...SERVICE_NODE_ARGS, main], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      ...RUNTIME_ENV,
-      NODE_COMPILE_CACHE: cache,
-      NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
-      LOG_LEVEL: 'not-a-level',
-    },
-  }).catch((err: { stderr: string }) => err);
+  const service = asService([main], {
+    PATH: process.env.PATH,
+    NODE_COMPILE_CACHE: cache,
+    NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+    LOG_LEVEL: 'not-a-level',
+  });
+  const { stderr } = await run(service.command, service.args, { cwd: ROOT, env: service.env }).catch(
+    (err: { stderr: string }) => err,
+  );
   return [...stderr.matchAll(/no transpile cache for StrippedTypeScript (\S+)/g)].map((m) => m[1]);
 }
 

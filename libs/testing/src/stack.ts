@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { awaitReplicas, connectBus, namesOf } from '@coin/bus';
 import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
-import { RUNTIME_ENV, SERVICE_NODE_ARGS } from '@coin/startup/runtime';
+import { asService } from '@coin/startup/runtime';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { isolatedDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
@@ -125,9 +125,10 @@ export async function spawnService(
   readyTimeoutMs = 30_000,
 ): Promise<ServiceProcess> {
   const metricsPort = env.METRICS_PORT || String(await freePort());
-  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, `services/${name}/src/main.ts`], {
+  const run = asService([`services/${name}/src/main.ts`], { ...env, METRICS_PORT: metricsPort });
+  const child = spawn(run.command, run.args, {
     cwd: REPO_ROOT,
-    env: { ...RUNTIME_ENV, ...env, METRICS_PORT: metricsPort },
+    env: run.env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -212,9 +213,14 @@ export async function spawnGateway(
   logs: 'ignore' | 'pipe' = 'ignore',
 ): Promise<GatewayProcess> {
   port ??= await freePort();
-  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, 'services/gateway/src/main.ts'], {
+  const run = asService(['services/gateway/src/main.ts'], {
+    ...env,
+    PORT: String(port),
+    READY_SERVICES: readyServices.join(','),
+  });
+  const child = spawn(run.command, run.args, {
     cwd: REPO_ROOT,
-    env: { ...RUNTIME_ENV, ...env, PORT: String(port), READY_SERVICES: readyServices.join(',') },
+    env: run.env,
     stdio: ['ignore', logs, 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
