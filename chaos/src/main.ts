@@ -1,5 +1,6 @@
+import { emptyFaultLog } from './faults.ts';
 import { chaosOptions } from './options.ts';
-import { formatRun, formatTable } from './report.ts';
+import { formatRecoveries, formatRun, formatTable } from './report.ts';
 import { type RunResult, runOnce } from './run.ts';
 
 /**
@@ -10,6 +11,9 @@ import { type RunResult, runOnce } from './run.ts';
 const opts = chaosOptions();
 console.log(
   `chaos: ${opts.runs} run(s) from seed ${opts.seed}, ${opts.durationMs / 1000} s each, faults ${opts.faults.join(',')}` +
+    (opts.topology === 'ha'
+      ? `, topology ha (Postgres ${opts.pgSync ? 'synchronous' : 'ASYNCHRONOUS'} standby, 3 NATS nodes)`
+      : '') +
     (opts.sabotage ? `, sabotage ${opts.sabotage}` : ''),
 );
 const results: RunResult[] = [];
@@ -19,24 +23,23 @@ for (let i = 0; i < opts.runs; i++) {
   const result = await runOnce(seed, opts).catch(
     (err: Error): RunResult => ({
       seed,
-      faults: {
-        injected: { kill: 0, pause: 0, 'restart-postgres': 0, 'restart-nats': 0, 'restart-redis': 0 },
-        skipped: 0,
-        lines: [],
-      },
+      faults: emptyFaultLog(),
       requests: { ok: 0, refused: 0, unanswered: 0, serverErrors: 0, noAnswer: 0 },
       unexpectedExits: [],
       checks: [{ name: 'the run completed', ok: false, figure: 'no', problems: [err.stack ?? err.message] }],
+      recoveries: [],
     }),
   );
   console.log(formatRun(result));
   results.push(result);
 }
 console.log(formatTable(results));
+if (opts.topology === 'ha') console.log(formatRecoveries(results));
 const failed = results.filter((r) => r.checks.some((c) => !c.ok));
 for (const r of failed)
   console.log(
     `FAILED: replay with make chaos SEED=${r.seed} DURATION=${opts.durationMs / 1000} FAULTS=${opts.faults.join(',')}` +
+      (opts.topology === 'ha' ? ` TOPOLOGY=ha${opts.pgSync ? '' : ' CHAOS_PG_SYNC=off'}` : '') +
       (opts.sabotage ? ` CHAOS_SABOTAGE=${opts.sabotage}` : ''),
   );
 process.exit(failed.length ? 1 : 0);

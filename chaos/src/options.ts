@@ -2,7 +2,31 @@ import { randomInt } from 'node:crypto';
 
 export type ServerName = 'postgres' | 'nats' | 'redis';
 
-export type FaultKind = 'kill' | 'pause' | 'restart-postgres' | 'restart-nats' | 'restart-redis';
+export type FaultKind =
+  | 'kill'
+  | 'pause'
+  | 'restart-postgres'
+  | 'restart-nats'
+  | 'restart-redis'
+  | HaFaultKind;
+
+/** Faults of the HA topology (TOPOLOGY=ha): failovers, node losses and partitions, and two at once. */
+export type HaFaultKind =
+  | 'failover-postgres'
+  | 'kill-postgres-standby'
+  | 'kill-nats-node'
+  | 'pause-nats-node'
+  | 'partition-nats-node'
+  | 'overlap';
+
+export const HA_FAULTS: HaFaultKind[] = [
+  'failover-postgres',
+  'kill-postgres-standby',
+  'kill-nats-node',
+  'pause-nats-node',
+  'partition-nats-node',
+  'overlap',
+];
 
 /** How one local server is restarted: its pid found by a command, stopped by a signal, started again. */
 export interface ServerCommands {
@@ -17,6 +41,15 @@ export interface ChaosOptions {
   seed: number;
   durationMs: number;
   faults: FaultKind[];
+  /**
+   * `single`: one Postgres, one NATS, one Redis. `ha`: Postgres as a primary and a standby behind a
+   * read-write endpoint, NATS as a 3-node JetStream cluster with every stream at 3 replicas.
+   */
+  topology: 'single' | 'ha';
+  /** HA only: synchronous replication (the default) or asynchronous (CHAOS_PG_SYNC=off). */
+  pgSync: boolean;
+  /** HA only: how long the operator takes to notice a dead primary before it promotes the standby. */
+  failoverDetectMs: number;
   /** Mean gap between two faults. */
   faultEveryMs: number;
   partners: number;
@@ -54,7 +87,21 @@ const MACHINE_DEFAULTS: ChaosOptions['machine'] = {
   },
 };
 
-const ALL_FAULTS: FaultKind[] = ['kill', 'pause', 'restart-postgres', 'restart-nats', 'restart-redis'];
+const ALL_FAULTS: FaultKind[] = [
+  'kill',
+  'pause',
+  'restart-postgres',
+  'restart-nats',
+  'restart-redis',
+  ...HA_FAULTS,
+];
+
+/** The default faults of each topology; `restart` and `ha` name groups of them. */
+const DEFAULT_FAULTS = {
+  single: 'kill,pause,restart',
+  ha: 'kill,pause,ha,restart-redis',
+  machine: 'kill,pause',
+};
 
 function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
@@ -72,13 +119,33 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions
   const servers = env.CHAOS_SERVERS || 'private';
   if (servers !== 'private' && servers !== 'machine')
     throw new Error('CHAOS_SERVERS must be private or machine');
-  const faults = (env.FAULTS || (servers === 'private' ? 'kill,pause,restart' : 'kill,pause'))
+  const topology = env.TOPOLOGY || 'single';
+  if (topology !== 'single' && topology !== 'ha') throw new Error('TOPOLOGY must be single or ha');
+  if (topology === 'ha' && servers !== 'private')
+    throw new Error('TOPOLOGY=ha runs on private servers only (CHAOS_SERVERS=private)');
+  const faults = (env.FAULTS || DEFAULT_FAULTS[servers === 'machine' ? 'machine' : topology])
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean)
-    .flatMap((f) => (f === 'restart' ? ALL_FAULTS.filter((k) => k.startsWith('restart-')) : [f]));
-  for (const f of faults)
+    .flatMap((f) =>
+      f === 'restart'
+        ? ALL_FAULTS.filter(
+            (k) => k.startsWith('restart-') && (topology === 'single' || k === 'restart-redis'),
+          )
+        : f === 'ha'
+          ? HA_FAULTS
+          : [f],
+    );
+  for (const f of faults) {
     if (!ALL_FAULTS.includes(f as FaultKind)) throw new Error(`FAULTS: unknown fault ${f}`);
+    if (topology === 'single' && HA_FAULTS.includes(f as HaFaultKind))
+      throw new Error(`FAULTS: ${f} needs TOPOLOGY=ha`);
+    if (topology === 'ha' && (f === 'restart-postgres' || f === 'restart-nats'))
+      throw new Error(`FAULTS: ${f} is for TOPOLOGY=single (ha has failover-postgres and *-nats-node)`);
+  }
+  const pgSync = (env.CHAOS_PG_SYNC || 'on') !== 'off';
+  if (!['on', 'off', ''].includes(env.CHAOS_PG_SYNC ?? ''))
+    throw new Error('CHAOS_PG_SYNC must be on or off');
   const sabotage = env.CHAOS_SABOTAGE || undefined;
   if (sabotage !== undefined && sabotage !== 'skip-partner-posting')
     throw new Error('CHAOS_SABOTAGE must be skip-partner-posting');
@@ -97,6 +164,9 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions
     durationMs: whole(env, 'DURATION', 60) * 1000,
     faults: [...new Set(faults as FaultKind[])],
     faultEveryMs: whole(env, 'FAULT_EVERY_MS', 3000, 100),
+    topology,
+    pgSync,
+    failoverDetectMs: whole(env, 'CHAOS_FAILOVER_DETECT_MS', 1000, 0),
     partners: whole(env, 'PARTNERS', 3),
     clients: whole(env, 'CLIENTS', 8),
     quietTimeoutMs: whole(env, 'QUIET_TIMEOUT', 150) * 1000,

@@ -1,10 +1,12 @@
 import { seededRandom, startWebhookReceiver } from '@coin/testing';
 import { forgetPartnerIndex } from '../../e2e/support/leaderboard.ts';
 import { Books } from './books.ts';
+import { acknowledgedChecks } from './checks/acknowledged.ts';
 import { afterHealChecks } from './checks/after-heal.ts';
 import { boardChecks } from './checks/boards.ts';
 import type { CheckResult } from './checks/check.ts';
 import { check } from './checks/check.ts';
+import { eventChecks } from './checks/events.ts';
 import { ledgerChecks } from './checks/ledger.ts';
 import { parkedChecks } from './checks/parked.ts';
 import { requestChecks } from './checks/requests.ts';
@@ -14,6 +16,7 @@ import { Cluster } from './cluster.ts';
 import { type FaultLog, injectFaults, planFaults } from './faults.ts';
 import type { ChaosOptions } from './options.ts';
 import { waitForQuiet } from './quiet.ts';
+import { type Recovery, recoveries } from './rto.ts';
 import { skipPartnerPosting } from './sabotage.ts';
 import { startServers } from './servers.ts';
 import { runClients } from './workload/clients.ts';
@@ -26,6 +29,8 @@ export interface RunResult {
   requests: { ok: number; refused: number; unanswered: number; serverErrors: number; noAnswer: number };
   unexpectedExits: string[];
   checks: CheckResult[];
+  /** The RTO of each server-level fault (HA topology). */
+  recoveries: Recovery[];
 }
 
 const say = (line: string) => console.log(`  ${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -94,6 +99,12 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
       ...(await webhookChecks(books, workload.records, world, receiver)),
       ...(await parkedChecks(books, cluster.env)),
     );
+    if (opts.topology === 'ha')
+      checks.push(
+        check('every fault carried out', `${log.events.length} server faults`, log.errors),
+        ...(await acknowledgedChecks(books, workload.records, world)),
+        ...(await eventChecks(cluster.env)),
+      );
     const records = workload.records;
     const finals = records.map((r) => r.final?.status);
     return {
@@ -108,6 +119,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
       },
       unexpectedExits: cluster.unexpectedExits,
       checks,
+      recoveries: recoveries(log.events, records),
     };
   } finally {
     process.off('SIGINT', interrupt);

@@ -4,17 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, reachable } from '@coin/testing';
 import pg from 'pg';
+import { type HaServers, haServers } from './ha/servers-ha.ts';
 import type { ChaosOptions, ServerCommands, ServerName } from './options.ts';
 
 /** Where the run's Postgres, NATS and Redis answer, and how one of them is restarted. */
 export interface Servers {
-  env: { DATABASE_URL_BASE: string; NATS_URL: string; REDIS_URL: string };
+  env: { DATABASE_URL_BASE: string; NATS_URL: string; REDIS_URL: string; EVENTS_STREAM_REPLICAS?: string };
   /**
    * Stops the server's own process by its pid (nothing else of the machine), keeps it down for
    * `downMs`, starts it again and waits until it accepts connections.
    */
   restart(name: ServerName, downMs: number): Promise<void>;
   close(): Promise<void>;
+  /** TOPOLOGY=ha: the Postgres pair and the NATS cluster, for the failover faults. */
+  ha?: HaServers;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,14 +50,14 @@ async function postgresAnswers(url: string): Promise<void> {
   }
 }
 
-async function accepting(name: ServerName, url: string): Promise<void> {
+export async function accepting(name: ServerName, url: string): Promise<void> {
   if (name === 'postgres') return postgresAnswers(url);
   const port = name === 'nats' ? 4222 : 6379;
   while (!(await reachable(url, port))) await sleep(200);
 }
 
 /** One private server process: the same command line after every restart, its log in its directory. */
-class PrivateProcess {
+export class PrivateProcess {
   child?: ChildProcess;
   private readonly command: string;
   private readonly args: string[];
@@ -81,7 +84,7 @@ class PrivateProcess {
 }
 
 /** The newest installed PostgreSQL's bin directory (Debian's layout). */
-function postgresBin(): string {
+export function postgresBin(): string {
   const versions = readdirSync('/usr/lib/postgresql')
     .filter((v) => /^\d+$/.test(v))
     .sort((a, b) => Number(b) - Number(a));
@@ -90,7 +93,7 @@ function postgresBin(): string {
 }
 
 /** Postgres refuses to run as root: as root, its files and process belong to the postgres user. */
-function postgresUser(): { uid: number; gid: number } | undefined {
+export function postgresUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const [uid, gid] = execSync('id -u postgres && id -g postgres', { encoding: 'utf8' })
     .trim()
@@ -204,5 +207,6 @@ function machineServers(opts: ChaosOptions): Servers {
 
 /** The run's servers as CHAOS_SERVERS says: `private` (its own processes) or `machine`. */
 export function startServers(opts: ChaosOptions): Promise<Servers> {
+  if (opts.topology === 'ha') return haServers(opts);
   return opts.servers === 'private' ? privateServers(opts) : Promise.resolve(machineServers(opts));
 }

@@ -27,6 +27,9 @@ export interface CallRecord {
   /** Attempts with no answer: refused or dropped connection, timeout. */
   noAnswer: number;
   final?: Answer;
+  /** When the attempt that got the definitive answer was sent, and when it was answered (epoch ms). */
+  finalSentAt?: number;
+  finalAt?: number;
 }
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -74,10 +77,13 @@ export async function retryingCall(
   const record: CallRecord = { spec, attempts: 0, serverErrors: 0, noAnswer: 0 };
   for (;;) {
     const urls = gateways();
+    const sentAt = Date.now();
     const answer = await attempt(urls[(first + record.attempts) % urls.length], spec).catch(() => undefined);
     record.attempts += 1;
     if (answer && definitive(answer)) {
       record.final = answer;
+      record.finalSentAt = sentAt;
+      record.finalAt = Date.now();
       return record;
     }
     if (!answer) record.noAnswer += 1;
