@@ -56,7 +56,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
   try {
     await cluster.start();
     say(
-      `${cluster.replicas.length} processes up (namespace ${cluster.env.NATS_NAMESPACE}, ${opts.servers} servers: ${Object.values(servers.env).join(' ')})`,
+      `${cluster.replicas.length} processes up (namespace ${cluster.env.NATS_NAMESPACE}, ${opts.servers} servers: ${[servers.env.DATABASE_URL_BASE, servers.env.NATS_URL, servers.env.REDIS_URL].join(' ')})`,
     );
     world = await buildWorld(cluster.gatewayUrls[0], receiver, opts.partners, uuid);
     const faults = planFaults(random, opts, cluster.replicas.length);

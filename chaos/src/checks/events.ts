@@ -1,5 +1,5 @@
 import { connectBus, namesOf } from '@coin/bus';
-import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type CheckResult, check } from './check.ts';
 
 /**
@@ -13,7 +13,13 @@ export async function eventChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]
   const nc = await connectBus(env.NATS_URL!, 'chaos-events', env.NATS_NAMESPACE!);
   const seen = new Map<string, number[]>();
   let stored = 0;
+  const replicas: string[] = [];
   try {
+    const jsm = await jetstreamManager(nc);
+    const stream = await jsm.streams.info(namesOf(nc).stream);
+    replicas.push(`stream ${stream.config.name} at ${stream.config.num_replicas}`);
+    for await (const c of jsm.consumers.list(namesOf(nc).stream))
+      replicas.push(`${c.name} at ${c.config.num_replicas || stream.config.num_replicas}`);
     const js = jetstream(nc);
     const consumer = await js.consumers.get(namesOf(nc).stream, { deliver_policy: DeliverPolicy.All });
     const info = await consumer.info();
@@ -34,7 +40,7 @@ export async function eventChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]
   return [
     check(
       'every event stored once in the stream, across leader changes',
-      `${stored} events, ${twice.length} stored twice`,
+      `${stored} events, ${twice.length} stored twice; ${replicas[0]} replicas, consumers at ${[...new Set(replicas.slice(1).map((r) => r.split(' at ')[1]))].join('/')}`,
       twice.map(([id, seqs]) => `event ${id} stored at sequences ${seqs.join(', ')}`),
     ),
   ];

@@ -116,6 +116,8 @@ async function natsFault(
     if (kind === 'kill-nats-node') await ha.nats.kill(node, plan.natsMs, ha.natsServer);
     else if (kind === 'pause-nats-node') await ha.nats.pause(node, plan.natsMs);
     else await ha.nats.partition(node, plan.natsMs);
+    const after = await ha.nats.leaderOf(stream, env.NATS_NAMESPACE ?? '');
+    note(`  n${node} back; the stream leader is ${after === undefined ? 'not known yet' : `n${after}`}`);
   } finally {
     natsBusy.delete(ha);
   }
