@@ -18,13 +18,21 @@ COPY --from=dashboard /app/dashboard/dist dashboard/dist
 RUN npm install --omit=dev --no-audit --no-fund \
       --workspace=services/gateway --workspace=services/identity --workspace=services/onboarding \
       --workspace=services/rules --workspace=services/wallet --workspace=services/leaderboard \
-      --workspace=services/webhooks \
+      --workspace=services/webhooks --workspace=backup \
   && rm -rf e2e bench deploy k8s libs/*/test services/*/test dashboard/src dashboard/test \
   && npm cache clean --force
 
 FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
+# pg_dump and pg_restore for the backup CronJob (backup/): PostgreSQL's own repository's client, of a
+# major version at least the server's (Debian's own is 15).
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl \
+  && install -d /usr/share/postgresql-common/pgdg \
+  && curl -fsSo /usr/share/postgresql-common/pgdg/apt.postgresql.org.asc https://www.postgresql.org/media/keys/ACCC4CF8.asc \
+  && echo "deb [signed-by=/usr/share/postgresql-common/pgdg/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt bookworm-pgdg main" > /etc/apt/sources.list.d/pgdg.list \
+  && apt-get update && apt-get install -y --no-install-recommends postgresql-client-17 \
+  && apt-get purge -y curl && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app /app
 # The image's own compile cache, which spares each start the type stripping
 # (docs/decisions/2026-11-23-compile-cache.md).

@@ -15,6 +15,7 @@ export default defineConfig({
       'e2e/**/*.test.ts',
       'dashboard/test/**/*.test.ts',
       'deploy/test/**/*.test.ts',
+      'backup/test/**/*.test.ts',
       'scripts/*/test/**/*.test.ts',
     ],
     environment: 'node',

@@ -1,10 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dropDatabase } from '@coin/db';
 import { eventuallyPasses, type Stack } from '@coin/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { partnerClient, type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { ledgerOf, queryEach, runCommand, seededRandom, streamEventIds } from './support/restore.ts';
@@ -22,6 +25,21 @@ afterAll(async () => {
   await Promise.all(Object.values(restored).map((url) => dropDatabase(url).catch(() => undefined)));
   if (backupDir) await rm(backupDir, { recursive: true, force: true });
 });
+
+/**
+ * The backup CronJob's own command (k8s/base/backup-cronjob.yaml), its volume at `root`: the drill
+ * restores from what the schedule makes, not from a backup taken some other way.
+ */
+function scheduledBackup(root: string): { script: string; args: string[] } {
+  const file = fileURLToPath(new URL('../k8s/base/backup-cronjob.yaml', import.meta.url));
+  const cron = parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS())
+    .find((d) => d.kind === 'CronJob');
+  const container = cron.spec.jobTemplate.spec.template.spec.containers[0];
+  const mount: string = container.volumeMounts[0].mountPath;
+  const [script, ...args] = (container.args as string[]).map((a) => (a === mount ? root : a));
+  return { script, args };
+}
 
 interface Acked {
   id: string;
@@ -55,7 +73,7 @@ function startTransfers(api: Stack['api'], token: string, users: readonly string
   };
 }
 
-describe('restore drill: back up while transfers run, restore into fresh databases, start on them', () => {
+describe('restore drill: the scheduled backup while transfers run, restored into fresh databases, started on', () => {
   it('keeps every acknowledged transfer, a valid ledger, rebuilt boards, and sends no applied event again', async () => {
     const seed = Number(process.env.RESTORE_DRILL_SEED ?? randomBytes(4).readUInt32BE());
     console.log(`restore drill seed ${seed} (RESTORE_DRILL_SEED=${seed} replays the workload)`);
@@ -76,8 +94,9 @@ describe('restore drill: back up while transfers run, restore into fresh databas
     const work = startTransfers(live.api, partner.accessToken, users, seed);
     await new Promise((r) => setTimeout(r, 1500));
     backupDir = await mkdtemp(join(tmpdir(), 'coin-backup-'));
+    const schedule = scheduledBackup(backupDir);
     const backupStarted = Date.now();
-    const backup = await runCommand('backup/src/backup-command.ts', [backupDir], live.env);
+    const backup = await runCommand(schedule.script, schedule.args, live.env);
     const backupFinished = Date.now();
     await work.stop();
     console.log(backup.output.trim());
@@ -99,12 +118,13 @@ describe('restore drill: back up while transfers run, restore into fresh databas
     const env = { ...live.env, ...restored };
     const restore = await runCommand(
       'backup/src/restore-command.ts',
-      [backupDir, '--leaderboard-keys', `lb:v1:{${partner.partnerId}}:*`],
+      ['--latest', backupDir, '--leaderboard-keys', `lb:v1:{${partner.partnerId}}:*`],
       env,
     );
     console.log(restore.output.trim());
     expect(restore.code).toBe(0);
-    const again = await runCommand('backup/src/restore-command.ts', [backupDir], env);
+    expect(restore.output).toContain('the newest complete backup in');
+    const again = await runCommand('backup/src/restore-command.ts', ['--latest', backupDir], env);
     expect(again.code).toBe(1);
     expect(again.output).toMatch(/restore failed: \w+: coin_t_\w+ is not empty/);
     const urls = Object.values(restored);

@@ -1,16 +1,19 @@
 /**
  * `npm run db:backup -- <directory>`: dumps every service database (pg_dump, custom format) into the
- * directory, in BACKUP_ORDER, with a manifest; prints each dump. Reads the same variables as the
+ * directory, in BACKUP_ORDER, with a manifest; prints each dump. `-- --into <root> [--keep <n>]`, as
+ * the schedule runs it (k8s backup CronJob): into a new directory of `root` named by the time, then
+ * deletes the backups past the newest `n`. Reads the same variables as the
  * services (`<SERVICE>_DATABASE_URL`, or `DATABASE_URL_BASE`). Needs PostgreSQL's client tools, of the
  * server's major version or newer. Exits 1 when a database cannot be dumped.
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
 import { runCommand } from '@coin/startup';
 import pg from 'pg';
-import { type DatabaseDump, writeManifest } from './manifest.ts';
+import { type DatabaseDump, pruneBackups, writeManifest } from './manifest.ts';
 import { BACKUP_ORDER, unorderedServices } from './order.ts';
 import { pgDump, pgDumpVersion } from './pg-tools.ts';
 
@@ -30,7 +33,15 @@ async function appliedMigrations(url: string): Promise<string[]> {
 }
 
 async function backup(): Promise<number> {
-  const dir = resolve(process.argv[2] ?? `backup-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { into: { type: 'string' }, keep: { type: 'string' } },
+  });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const dir = resolve(values.into ? join(values.into, stamp) : (positionals[0] ?? `backup-${stamp}`));
+  const keep = values.keep === undefined ? undefined : Number(values.keep);
+  if (keep !== undefined && !(Number.isSafeInteger(keep) && keep >= 1))
+    throw new Error('--keep must be a whole number of backups, at least 1');
   const unordered = unorderedServices(ROOT);
   if (unordered.length) throw new Error(`not in BACKUP_ORDER (backup/src/order.ts): ${unordered.join(', ')}`);
   await mkdir(dir, { recursive: true });
@@ -65,6 +76,8 @@ async function backup(): Promise<number> {
     databases,
   });
   console.log(`backup of ${databases.length} databases in ${dir}`);
+  if (values.into && keep !== undefined)
+    for (const removed of await pruneBackups(values.into, keep)) console.log(`removed ${removed}`);
   return 0;
 }
 

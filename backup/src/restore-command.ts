@@ -1,5 +1,6 @@
 /**
- * `npm run db:restore -- <backup directory> [--replay-hours 24] [--leaderboard-keys 'lb:v1:*']`:
+ * `npm run db:restore -- <backup directory> [--replay-hours 24] [--leaderboard-keys 'lb:v1:*']`
+ * (`--latest <root>`: the newest complete backup a schedule made in root):
  * restores every service database of a backup into new, empty databases (the services' variables,
  * `<SERVICE>_DATABASE_URL` or `DATABASE_URL_BASE`, name them; a database that holds tables is refused),
  * then makes the rest agree with them: events published but applied by no restored consumer are queued
@@ -12,7 +13,7 @@ import { type BaseConfig, baseConfigSchema, databaseUrlFor, loadConfig } from '@
 import { ensureDatabase } from '@coin/db';
 import { runCommand } from '@coin/startup';
 import pg from 'pg';
-import { readManifest } from './manifest.ts';
+import { backupsIn, readManifest } from './manifest.ts';
 import { BACKUP_ORDER } from './order.ts';
 import { pgRestore } from './pg-tools.ts';
 import { requeueUnappliedEvents } from './requeue-events.ts';
@@ -42,10 +43,13 @@ async function restore(config: BaseConfig): Promise<number> {
     options: {
       'replay-hours': { type: 'string', default: '24' },
       'leaderboard-keys': { type: 'string', default: 'lb:v1:*' },
+      latest: { type: 'string' },
     },
   });
-  const dir = positionals[0];
-  if (!dir) throw new Error('name the backup directory');
+  const dir = values.latest ? (await backupsIn(values.latest))[0]?.dir : positionals[0];
+  if (values.latest && !dir) throw new Error(`${values.latest}: no complete backup`);
+  if (!dir) throw new Error('name the backup directory (or --latest <root>)');
+  if (values.latest) console.log(`restoring ${dir}, the newest complete backup in ${values.latest}`);
   const manifest = await readManifest(dir);
   const dumps = BACKUP_ORDER.map((service) => {
     const dump = manifest.databases.find((d) => d.service === service);

@@ -1,9 +1,10 @@
 /**
  * The alert rules' offline checks beside promtool's (`make alerts`): the production overlay's
  * PrometheusRule carries exactly the rules of deploy/alerts, every alert links a runbook section
- * that exists, every metric an alert names is declared by the code (libs/, services/), and every
+ * that exists at the absolute address RUNBOOK_BASE_URL (deploy/alerts/settings.env) gives, every metric an alert names is declared by the code (libs/, services/), and every
  * alert has a rule test that fires it and one that shows it quiet.
- * `npm run alerts:sync` (`--write`) regenerates the PrometheusRule from the rules file.
+ * `npm run alerts:sync` (`--write`) builds every runbook_url from RUNBOOK_BASE_URL again (rules and
+ * rule tests) and regenerates the PrometheusRule from the rules file.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +17,21 @@ import type { Problem } from './kubernetes.ts';
 const RULES = 'deploy/alerts/coin-rewards.rules.yml';
 const TESTS = 'deploy/alerts/coin-rewards.test.yml';
 const RUNBOOKS = 'docs/operating/runbooks.md';
+const SETTINGS = 'deploy/alerts/settings.env';
+
+/** RUNBOOK_BASE_URL from deploy/alerts/settings.env: the one setting every runbook_url is built from. */
+export function runbookBaseUrl(root: string): string {
+  const text = existsSync(join(root, SETTINGS)) ? readFileSync(join(root, SETTINGS), 'utf8') : '';
+  const url = text.match(/^RUNBOOK_BASE_URL=(\S+)$/m)?.[1];
+  if (!url || !/^https?:\/\/[^/]+\//.test(url))
+    throw new Error(`${SETTINGS}: RUNBOOK_BASE_URL must be an absolute http(s) address`);
+  return url;
+}
+
+/** Every `runbook_url: …#anchor` of a YAML text, pointed at `base`. */
+function rebase(text: string, base: string): string {
+  return text.replace(/(runbook_url: )\S*#([\w-]+)/g, `$1${base}#$2`);
+}
 export const PROMETHEUS_RULE = 'k8s/overlays/production/prometheus-rule.yaml';
 
 interface Rule {
@@ -66,14 +82,20 @@ export function checkAlerts(root: string): Problem[] {
   const runbooks = existsSync(join(root, RUNBOOKS))
     ? anchors(readFileSync(join(root, RUNBOOKS), 'utf8'))
     : null;
+  let base: string;
+  try {
+    base = runbookBaseUrl(root);
+  } catch (err) {
+    return [{ source: SETTINGS, resource: 'RUNBOOK_BASE_URL', message: (err as Error).message }];
+  }
   for (const rule of alerts) {
     const url = rule.annotations?.runbook_url ?? '';
-    const [file, anchor] = url.split('#');
-    if (file !== RUNBOOKS || !runbooks?.has(anchor))
+    const [address, anchor] = url.split('#');
+    if (address !== base || !runbooks?.has(anchor))
       problems.push({
         source: RULES,
         resource: rule.alert!,
-        message: `runbook_url ${url || '(none)'} names no section of ${RUNBOOKS}`,
+        message: `runbook_url ${url || '(none)'} is not RUNBOOK_BASE_URL#<a section of ${RUNBOOKS}>`,
       });
   }
   // An alert on a metric nobody exports never fires: every `coin_*` name must be declared by the code.
@@ -115,7 +137,10 @@ export function checkAlerts(root: string): Problem[] {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = join(fileURLToPath(import.meta.url), '../../..');
   if (process.argv.includes('--write')) {
+    const base = runbookBaseUrl(root);
+    for (const file of [RULES, TESTS])
+      writeFileSync(join(root, file), rebase(readFileSync(join(root, file), 'utf8'), base));
     writeFileSync(join(root, PROMETHEUS_RULE), renderPrometheusRule(readFileSync(join(root, RULES), 'utf8')));
-    console.log(`wrote ${PROMETHEUS_RULE}`);
+    console.log(`wrote ${RULES} and ${TESTS} (runbooks at ${base}), ${PROMETHEUS_RULE}`);
   }
 }

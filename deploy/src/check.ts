@@ -6,7 +6,8 @@
  * and that the image and compose run the services with the runtime flags `make up` uses; offline.
  * Each kustomization must also hold its topology (topology.ts): disruption budgets and resource
  * requests, and in an overlay default-deny networking, TLS for the gateway's Ingress only, and a
- * Postgres connection budget that the pools at their maximum replicas fit.
+ * Postgres connection budget that the pools at their maximum replicas fit. What on-call opens must be
+ * ready (on-call.ts): Grafana and Alertmanager in compose, the dashboards in the overlay, a backup schedule.
  * Exits non-zero naming each problem. `make test` runs it.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { checkAlerts } from './alerts.ts';
 import { validateCompose } from './compose.ts';
 import { checkDashboards } from './dashboards.ts';
 import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts';
+import { checkOnCall } from './on-call.ts';
 import { checkRunbookCommands } from './runbooks.ts';
 import { checkRuntimeFlags } from './runtime-flags.ts';
 import { checkTopology, describeBudget } from './topology.ts';
@@ -77,6 +79,11 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
   checked.push({ source: 'docs/operating/runbooks.md', resources: 1 });
   problems.push(...checkRuntimeFlags(root));
   checked.push({ source: 'Dockerfile', resources: 1 });
+  problems.push(...checkOnCall(root));
+  checked.push({
+    source: 'on call: Grafana, Alertmanager, dashboards ConfigMap, backup schedule',
+    resources: 1,
+  });
   return { checked, problems, budgets };
 }
 

@@ -1,5 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { parse, stringify } from 'yaml';
 import type { Problem } from './kubernetes.ts';
 
 function sourceFiles(dir: string): string[] {
@@ -49,4 +52,58 @@ export function checkDashboards(root: string, dir = join(root, 'deploy', 'grafan
     }
   }
   return problems;
+}
+
+export const DASHBOARD_CONFIGMAP = 'k8s/overlays/production/grafana-dashboard.yaml';
+
+/**
+ * The production overlay's dashboards: one ConfigMap with the `grafana_dashboard` label (the label
+ * Grafana's dashboard sidecar provisions from) holding every deploy/grafana/*.json as it is.
+ */
+export function renderDashboardConfigMap(root: string, dir = join(root, 'deploy', 'grafana')): string {
+  const data = Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+  );
+  const header =
+    '# Generated from deploy/grafana/*.json by `npm run dashboards:sync`; edit those files, not this one.\n' +
+    '# Grafana provisions it through its dashboard sidecar (label grafana_dashboard; the sidecar must\n' +
+    '# watch this namespace): docs/operating/observability.md.\n';
+  const doc = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'coin-rewards-dashboards',
+      labels: { grafana_dashboard: '1' },
+      annotations: { grafana_folder: 'Coin rewards' },
+    },
+    data,
+  };
+  return header + stringify(doc, { lineWidth: 0 });
+}
+
+/** The overlay's dashboard ConfigMap is the one deploy/grafana renders to (refuses a stale copy). */
+export function checkDashboardConfigMap(root: string): Problem[] {
+  const file = join(root, DASHBOARD_CONFIGMAP);
+  const stale = [
+    {
+      source: DASHBOARD_CONFIGMAP,
+      resource: 'ConfigMap',
+      message: 'differs from deploy/grafana: run npm run dashboards:sync',
+    },
+  ];
+  if (!existsSync(file)) return stale;
+  const deployed = parse(readFileSync(file, 'utf8')) as { data?: unknown };
+  const wanted = parse(renderDashboardConfigMap(root)) as { data?: unknown };
+  return isDeepStrictEqual(deployed.data, wanted.data) ? [] : stale;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = join(fileURLToPath(import.meta.url), '../../..');
+  if (process.argv.includes('--write')) {
+    writeFileSync(join(root, DASHBOARD_CONFIGMAP), renderDashboardConfigMap(root));
+    console.log(`wrote ${DASHBOARD_CONFIGMAP}`);
+  }
 }

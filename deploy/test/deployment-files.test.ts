@@ -5,14 +5,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAlerts } from '../src/alerts.ts';
+import { checkAlerts, runbookBaseUrl } from '../src/alerts.ts';
 import { checkDeployment } from '../src/check.ts';
 import { validateCompose } from '../src/compose.ts';
 import { checkDashboards } from '../src/dashboards.ts';
+import { checkOnCall } from '../src/on-call.ts';
 import { checkRunbookCommands } from '../src/runbooks.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECK = fileURLToPath(new URL('../src/check.ts', import.meta.url));
+const RUNBOOKS_AT = runbookBaseUrl(ROOT);
 const copies: string[] = [];
 
 /** A copy of the deployment files with one edit applied, to show that the check catches it. */
@@ -23,6 +25,8 @@ async function brokenCopy(file: string, edit: (text: string) => string): Promise
   await cp(join(ROOT, 'docker-compose.yml'), join(dir, 'docker-compose.yml'));
   await cp(join(ROOT, 'deploy', 'grafana'), join(dir, 'deploy', 'grafana'), { recursive: true });
   await cp(join(ROOT, 'deploy', 'alerts'), join(dir, 'deploy', 'alerts'), { recursive: true });
+  await cp(join(ROOT, 'deploy', 'alertmanager'), join(dir, 'deploy', 'alertmanager'), { recursive: true });
+  await cp(join(ROOT, 'deploy', 'prometheus.yml'), join(dir, 'deploy', 'prometheus.yml'));
   await cp(join(ROOT, 'docs'), join(dir, 'docs'), { recursive: true });
   await cp(join(ROOT, 'package.json'), join(dir, 'package.json'));
   await cp(join(ROOT, 'Makefile'), join(dir, 'Makefile'));
@@ -60,6 +64,7 @@ describe('deployment files', () => {
       'deploy/alerts',
       'docs/operating/runbooks.md',
       'Dockerfile',
+      'on call: Grafana, Alertmanager, dashboards ConfigMap, backup schedule',
     ]);
     // Seven deployables, each with a Deployment, Service, HPA and PDB, in both renderings.
     expect(checked[0].resources).toBeGreaterThanOrEqual(28);
@@ -141,23 +146,51 @@ describe('deployment files', () => {
   it('refuses an alert rule not deployed, without a runbook section or without a rule test', async () => {
     const dir = await brokenCopy('deploy/alerts/coin-rewards.rules.yml', (t) =>
       t
+        .replace(`runbook_url: ${RUNBOOKS_AT}#coinoutboxstuck`, `runbook_url: ${RUNBOOKS_AT}#outbox`)
         .replace(
-          'runbook_url: docs/operating/runbooks.md#coinoutboxstuck',
-          'runbook_url: docs/operating/runbooks.md#outbox',
+          `runbook_url: ${RUNBOOKS_AT}#coinhttp5xxratio`,
+          'runbook_url: docs/operating/runbooks.md#coinhttp5xxratio',
         )
         .replace('alert: CoinDbTimeouts', 'alert: CoinDbTimeoutsRenamed')
         .replace(
-          'runbook_url: docs/operating/runbooks.md#coindbtimeouts',
-          'runbook_url: docs/operating/runbooks.md#coindbpoolsaturated',
+          `runbook_url: ${RUNBOOKS_AT}#coindbtimeouts`,
+          `runbook_url: ${RUNBOOKS_AT}#coindbpoolsaturated`,
         ),
     );
     const problems = checkAlerts(dir).map((p) => `${p.resource}: ${p.message}`);
+    const notBuilt = 'is not RUNBOOK_BASE_URL#<a section of docs/operating/runbooks.md>';
     expect(problems).toEqual([
-      'CoinOutboxStuck: runbook_url docs/operating/runbooks.md#outbox names no section of docs/operating/runbooks.md',
+      `CoinHttp5xxRatio: runbook_url docs/operating/runbooks.md#coinhttp5xxratio ${notBuilt}`,
+      `CoinOutboxStuck: runbook_url ${RUNBOOKS_AT}#outbox ${notBuilt}`,
       'CoinDbTimeoutsRenamed: no rule test shows it firing',
       'CoinDbTimeoutsRenamed: no rule test shows it quiet on a healthy series',
       'PrometheusRule/coin-rewards: differs from deploy/alerts/coin-rewards.rules.yml: run npm run alerts:sync',
     ]);
+  });
+
+  it('refuses an on-call stack that is not wired: Grafana, Alertmanager, dashboards, backups', async () => {
+    const unrouted = await brokenCopy('deploy/alertmanager/alertmanager.yml', (t) =>
+      t.replace('receiver: on-call', 'receiver: pager'),
+    );
+    expect(checkOnCall(unrouted).map((p) => `${p.resource}: ${p.message}`)).toEqual([
+      'deploy/alertmanager/alertmanager.yml: a route sends to pager, which is not a receiver',
+    ]);
+    const unsent = await brokenCopy('deploy/prometheus.yml', (t) =>
+      t.replace('alertmanager:9093', 'am:9093'),
+    );
+    expect(checkOnCall(unsent).map((p) => p.message)).toEqual([
+      'its configuration sends alerts to no Alertmanager of the stack (alertmanager:9093)',
+    ]);
+    const stale = await brokenCopy('deploy/grafana/coin-rewards.json', (t) =>
+      t.replace('"title": "Coin rewards"', '"title": "Coin rewards, renamed"'),
+    );
+    expect(checkOnCall(stale).map((p) => `${p.source}: ${p.message}`)).toEqual([
+      'k8s/overlays/production/grafana-dashboard.yaml: differs from deploy/grafana: run npm run dashboards:sync',
+    ]);
+    const unscheduled = await brokenCopy('k8s/base/backup-cronjob.yaml', (t) =>
+      t.replace('"--into", "/backups"', '"--into", "/tmp"'),
+    );
+    expect(checkOnCall(unscheduled).map((p) => p.resource)).toEqual(['CronJob/backup']);
   });
 
   it('refuses an alert on a metric no code declares', async () => {
