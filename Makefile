@@ -63,7 +63,9 @@ fuzz: install
 # Fault injection with a final read (chaos/): 2 replicas of every service and 2 gateways on private
 # Postgres, NATS and Redis under a seeded workload and seeded kill -9 / SIGSTOP / server-restart faults,
 # then healing, quiet and every invariant checked. RUNS=<n> SEED=<n> DURATION=<s>
-# FAULTS=kill,pause,restart; exits 1 naming the seed of a failed run.
+# FAULTS=kill,pause,restart; exits 1 naming the seed of a failed run. TOPOLOGY=ha: Postgres as a
+# primary and a synchronous standby behind a read-write endpoint, NATS as 3 JetStream nodes, with
+# failovers, node kills and partitions (CHAOS_PG_SYNC=off: asynchronous, to show what it loses).
 chaos: install
 	npm run chaos
 
