@@ -23,7 +23,8 @@ const LOCK = "SELECT pg_try_advisory_lock(hashtext('coin-ledger-verify')) AS loc
 export interface LedgerVerification {
   /** One verification now (unless another replica holds the turn); resolves when done. */
   runOnce(): Promise<void>;
-  stop(): void;
+  /** Stops the schedule and waits for a verification under way. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -39,8 +40,12 @@ export function startLedgerVerification(opts: {
 }): LedgerVerification {
   // Every outcome exported from the start: rate() and increase() need the series before the first change.
   for (const outcome of ['ok', 'violations', 'error']) runs.inc({ outcome }, 0);
-  async function runOnce(): Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  async function verify(): Promise<void> {
     const client = new pg.Client({ connectionString: opts.url, statement_timeout: opts.statementTimeoutMs });
+    // A connection the server ends (a restart, a dropped database) fails the query under way, which
+    // is reported below; without a listener its 'error' event would also end the process.
+    client.on('error', () => undefined);
     try {
       await client.connect();
       const { rows } = await client.query<{ locked: boolean }>(LOCK);
@@ -66,7 +71,17 @@ export function startLedgerVerification(opts: {
       await client.end().catch(() => undefined);
     }
   }
+  function runOnce(): Promise<void> {
+    running = running.then(verify);
+    return running;
+  }
   const timer = opts.intervalMs > 0 ? setInterval(runOnce, opts.intervalMs) : undefined;
   timer?.unref();
-  return { runOnce, stop: () => clearInterval(timer) };
+  return {
+    runOnce,
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
