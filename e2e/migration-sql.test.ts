@@ -57,6 +57,8 @@ const APPLIED: Record<string, string> = {
   'wallet/0010-references-verified': 'f22c447712edfc5e',
   'wallet/0011-no-applied-events': 'd5532fdd07c562c4',
   'wallet/0012-ledger-batch-function': '0b8e2bd4c5e88c3e',
+  'wallet/0013-pending-transfers': '55deee6d07d15c13',
+  'wallet/0014-ledger-batch-pending': 'de6ea62923aa4469',
   'webhooks/events-applied-events': 'f7dddda03630bd29',
   'webhooks/events-applied-events-retention': '38820ec3f379239c',
   'webhooks/0001-deliveries': '14eb5ff08e7289ee',

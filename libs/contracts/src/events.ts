@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { guid, isoTimestamp } from './common.ts';
+import { entrySide, transferType } from './ledger-entry.ts';
 import { onboardingFailureSchema, storedUserSchema } from './onboarding.ts';
 import type { ServiceName } from './operation.ts';
-import { entrySide, transferType } from './wallet.ts';
+import { onExpiry } from './pending-transfers.ts';
 
 /**
  * JetStream subjects of the facts services publish (stream EVENTS, `events.<service>.<fact>`).
@@ -25,6 +26,13 @@ export const EVENT_SUBJECTS = {
   userTierChanged: 'events.onboarding.userTierChanged',
   /** A partner's outstanding coins crossed TREASURY_LOW_SHARE of its limit upward: TREASURY_LOW's source. */
   treasuryLow: 'events.wallet.treasuryLow',
+  /**
+   * A pending transfer was created, posted, or voided (by the partner or its expiry). Written by the
+   * wallet's database functions (migration 0013), which name these subjects themselves.
+   */
+  pendingCreated: 'events.wallet.pendingCreated',
+  pendingPosted: 'events.wallet.pendingPosted',
+  pendingVoided: 'events.wallet.pendingVoided',
 } as const;
 
 /**
@@ -82,6 +90,21 @@ export const EVENT_CONSUMERS = {
     service: 'webhooks',
     durable: 'webhooks-treasury',
     subject: EVENT_SUBJECTS.treasuryLow,
+  },
+  webhooksPendingCreated: {
+    service: 'webhooks',
+    durable: 'webhooks-pending-created',
+    subject: EVENT_SUBJECTS.pendingCreated,
+  },
+  webhooksPendingPosted: {
+    service: 'webhooks',
+    durable: 'webhooks-pending-posted',
+    subject: EVENT_SUBJECTS.pendingPosted,
+  },
+  webhooksPendingVoided: {
+    service: 'webhooks',
+    durable: 'webhooks-pending-voided',
+    subject: EVENT_SUBJECTS.pendingVoided,
   },
 } as const satisfies Record<string, { service: ServiceName; durable: string; subject: string }>;
 
@@ -151,6 +174,41 @@ export const treasuryLowEvent = eventBase.extend({
   outstanding: decimalText,
   issuanceLimit: decimalText,
   crossedAt: isoTimestamp,
+});
+
+/** What every event about a pending transfer carries. */
+const pendingEvent = eventBase.extend({
+  pendingTransferId: guid,
+  userId: guid,
+  createdAt: isoTimestamp,
+});
+
+/** Coins held for a user: `ledgerEntryId` is the `pending_transfer` entry (and the transfer's id). */
+export const pendingCreatedEvent = pendingEvent.extend({
+  ledgerEntryId: guid,
+  coins: decimalText,
+  expiresAt: isoTimestamp.nullable(),
+  onExpiry,
+});
+
+/**
+ * Posted: `ledgerEntryId` credited `coins` to the user's wallet (it is also a transferCompleted);
+ * `releasedCoins` went back to the partner by `releasedEntryId` when posted for less.
+ */
+export const pendingPostedEvent = pendingEvent.extend({
+  ledgerEntryId: guid,
+  coins: decimalText,
+  releasedCoins: decimalText,
+  releasedEntryId: guid.nullable(),
+  resolvedBy: z.enum(['partner', 'expiry']),
+});
+
+/** Voided by the partner (status voided) or by its expiry (status expired): all `coins` went back. */
+export const pendingVoidedEvent = pendingEvent.extend({
+  ledgerEntryId: guid,
+  coins: decimalText,
+  status: z.enum(['voided', 'expired']),
+  resolvedBy: z.enum(['partner', 'expiry']),
 });
 
 /**

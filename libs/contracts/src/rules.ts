@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { guid, pagedList } from './common.ts';
+import { MAX_COINS_PER_TRANSFER, transferLedgerEntrySchema } from './ledger-entry.ts';
 import { type Operation, operationsOf } from './operation.ts';
 import { text } from './text.ts';
-import { MAX_COINS_PER_TRANSFER, transferLedgerEntrySchema } from './wallet.ts';
 
 const { http } = operationsOf('rules');
 

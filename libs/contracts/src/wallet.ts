@@ -1,107 +1,29 @@
 import { z } from 'zod';
 import { coinSummary } from './coin-summary.ts';
 import { guid, isoTimestamp, pageOf, pageQuery } from './common.ts';
+import {
+  coinsAmount,
+  entrySide,
+  ledgerEntrySchema,
+  partySchema,
+  transferLedgerEntrySchema,
+  twoDecimalNumber,
+} from './ledger-entry.ts';
 import { type Operation, operationsOf } from './operation.ts';
+import {
+  getPendingTransfer,
+  listPendingTransfers,
+  pendingOptions,
+  pendingTransferSchema,
+  postPendingTransfer,
+  voidPendingTransfer,
+} from './pending-transfers.ts';
 import { text } from './text.ts';
 
+export * from './ledger-entry.ts';
+export * from './pending-transfers.ts';
+
 const { http } = operationsOf('wallet');
-
-/** The largest number of coins one transfer may move. */
-export const MAX_COINS_PER_TRANSFER = 1_000_000_000;
-
-/** The smallest number of coins one transfer may move. */
-const MIN_COINS_PER_TRANSFER = 0.01;
-
-/** A JSON number's shortest round-trip text (what `String` gives) with at most two decimals. */
-const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
-
-/**
- * A bounded number with at most two decimal places, decided on its decimal text (1e-9 reads
- * "1e-9", 10.001 reads "10.001"), never on a float tolerance. A number out of bounds is named for
- * that alone (-5 is not also "more than two decimals").
- */
-function twoDecimalNumber(min: number, max: number) {
-  return z
-    .number()
-    .min(min, { abort: true })
-    .max(max, { abort: true })
-    .refine((n) => TWO_DECIMALS.test(String(n)), { error: 'must have at most 2 decimal places' });
-}
-
-/** An amount of coins. */
-const coinsAmount = twoDecimalNumber(MIN_COINS_PER_TRANSFER, MAX_COINS_PER_TRANSFER).meta({
-  multipleOf: MIN_COINS_PER_TRANSFER,
-});
-
-/** A ledger entry from the user's side: CR when coins reach the user, DE when they leave. */
-export const entrySide = z.enum(['CR', 'DE']);
-
-/** The transfers between a partner and a user (rule rewards are partner → user). */
-export const transferType = z.enum(['partner_user_transfer', 'user_partner_transfer']);
-
-export const partySchema = z
-  .object({
-    id: z.string(),
-    fullname_businessName: z.string(),
-    email: z.string(),
-    tag: z.string().nullable(),
-    userId: z.string(),
-  })
-  .meta({ id: 'Party', description: 'One side of a ledger entry: the partner or one of its users.' });
-
-/**
- * The coin ledger entry of the specification (docs/specification.md), as listed in history (without
- * reversed/status/token).
- */
-export const ledgerEntrySchema = z
-  .object({
-    id: guid,
-    userId: guid,
-    debitOrCredit: entrySide,
-    coins: z.number(),
-    claimed: z.boolean(),
-    transactionType: z.string(),
-    narration: z.string(),
-    from: partySchema,
-    to: partySchema,
-    plan: z.object({}),
-    paidWithGiftCard: z.boolean(),
-    giftCardLedger: z.object({}),
-    laas: z.boolean(),
-    charge: z.number(),
-    /** The entry has been reversed (a `reversal` entry corrects it). */
-    refunded: z.boolean(),
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
-    /** The user's wallet balance right after this entry. */
-    balanceAfter: z.number(),
-  })
-  .meta({
-    id: 'LedgerEntry',
-    description:
-      "A coin ledger entry, from the user's side: CR when coins reach the user, DE when they leave.",
-  });
-
-/** The ledger entry's fields for what this project does not offer (plans, gift cards, charges): always these. */
-export const ledgerEntryNotOffered = {
-  plan: {},
-  paidWithGiftCard: false,
-  giftCardLedger: {},
-  laas: true,
-  charge: 0,
-} satisfies Partial<z.infer<typeof ledgerEntrySchema>>;
-
-/** The ledger entry as a transfer returns it. */
-export const transferLedgerEntrySchema = ledgerEntrySchema
-  .extend({
-    reversed: z.boolean(),
-    status: z.literal('Success'),
-    token: z.string().nullable(),
-  })
-  .meta({
-    id: 'TransferLedgerEntry',
-    description: 'A ledger entry as a transfer, reward or reversal answers it.',
-  });
 
 const transferBody = z.strictObject({
   userId: guid,
@@ -110,21 +32,29 @@ const transferBody = z.strictObject({
   narration: text({ max: 500 }).optional(),
 });
 
-const transferResponse = z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }).meta({
-  id: 'Transfer',
-  description: 'A transfer: its ledger entry, and whether its Idempotency-Key replayed it.',
-});
+const transferResponse = z
+  .object({
+    isExisting: z.boolean(),
+    coinsLedger: transferLedgerEntrySchema,
+    /** Present when a transfer to a user was made pending: what became of it so far. */
+    pendingTransfer: pendingTransferSchema.optional(),
+  })
+  .meta({
+    id: 'Transfer',
+    description: 'A transfer: its ledger entry, and whether its Idempotency-Key replayed it.',
+  });
 
 /**
  * Partner → user. Also the internal way other services pay a user (rules' rewards): they call this
- * subject with the partner's id and an idempotency key of their own.
+ * subject with the partner's id and an idempotency key of their own. With `pending`, the coins are
+ * held (a `pending_transfer` entry) until posted, voided or expired.
  */
 export const transferToUser = http('transferToUser', 'POST /api/v1/laas/coins/transfer-to-user-wallet', {
   idempotent: true,
   message: 'coin transferred',
-  summary: "Move coins from the partner to a user's wallet",
+  summary: "Move coins from the partner to a user's wallet (at once, or held pending)",
   callers: ['rules'],
-  schemas: { body: transferBody, response: transferResponse },
+  schemas: { body: transferBody.extend({ pending: pendingOptions.optional() }), response: transferResponse },
 });
 
 export const transferFromUser = http(
@@ -164,11 +94,18 @@ export const getUserTransactions = http(
 /** A user's wallet balance (0 before the first transfer). Unknown user for this partner → 404. */
 export const getBalance = http('getBalance', 'GET /api/v1/laas/coins/balance', {
   message: 'balance returned',
-  summary: "A user's wallet balance",
+  summary: "A user's wallet balance: available and pending",
   schemas: {
     query: z.object({ userId: guid }),
     response: z
-      .object({ userId: guid, coins: z.number() })
+      .object({
+        userId: guid,
+        /** The coins the user can spend now (the same as `available`). */
+        coins: z.number(),
+        available: z.number(),
+        /** Coins held for the user by pending transfers, not spendable until posted. */
+        pending: z.number(),
+      })
       .meta({ id: 'Balance', description: "A user's wallet balance." }),
   },
 });
@@ -278,6 +215,10 @@ export const walletOperations: readonly Operation[] = [
   getTreasury,
   setTreasury,
   ledgerExport,
+  postPendingTransfer,
+  voidPendingTransfer,
+  getPendingTransfer,
+  listPendingTransfers,
 ];
 
 export { coinSummary } from './coin-summary.ts';

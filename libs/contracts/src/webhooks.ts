@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { guid, isoTimestamp, pagedList } from './common.ts';
+import { entrySide, transferType } from './ledger-entry.ts';
 import { onboardingFailureSchema } from './onboarding-requests.ts';
 import { type Operation, operationsOf } from './operation.ts';
-import { entrySide, transferType } from './wallet.ts';
+import { onExpiry } from './pending-transfers.ts';
 
 const { http } = operationsOf('webhooks');
 
@@ -14,6 +15,9 @@ export const EVENT_KINDS = [
   'RULE_CAP_REACHED',
   'USER_TIER_CHANGED',
   'TREASURY_LOW',
+  'COINS_PENDING',
+  'COINS_PENDING_POSTED',
+  'COINS_PENDING_VOIDED',
 ] as const;
 export const eventKind = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof eventKind>;
@@ -70,6 +74,31 @@ export const payloadSchemas = {
     outstanding: z.number(),
     issuanceLimit: z.number(),
     threshold: z.number(),
+  }),
+  COINS_PENDING: payload('COINS_PENDING', {
+    pendingTransferId: guid,
+    ledgerEntryId: guid,
+    userId: guid,
+    coins: z.number(),
+    expiresAt: isoTimestamp.nullable(),
+    onExpiry,
+  }),
+  COINS_PENDING_POSTED: payload('COINS_PENDING_POSTED', {
+    pendingTransferId: guid,
+    ledgerEntryId: guid,
+    userId: guid,
+    coins: z.number(),
+    releasedCoins: z.number(),
+    releasedEntryId: guid.nullable(),
+    resolvedBy: z.enum(['partner', 'expiry']),
+  }),
+  COINS_PENDING_VOIDED: payload('COINS_PENDING_VOIDED', {
+    pendingTransferId: guid,
+    ledgerEntryId: guid,
+    userId: guid,
+    coins: z.number(),
+    /** partner: you voided it; expiry: it expired (the pending transfer's status is then expired). */
+    resolvedBy: z.enum(['partner', 'expiry']),
   }),
 } as const satisfies Record<EventKind, z.ZodType>;
 export type EventPayload<K extends EventKind> = z.infer<(typeof payloadSchemas)[K]>;

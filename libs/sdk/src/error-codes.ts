@@ -230,6 +230,47 @@ export interface OperationErrorCodes {
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
+  postPendingTransfer:
+    | 'Bad request'
+    | 'IDEMPOTENCY_CONFLICT'
+    | 'IDEMPOTENCY_IN_PROGRESS'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'PENDING_ALREADY_POSTED'
+    | 'PENDING_ALREADY_VOIDED'
+    | 'PENDING_AMOUNT_EXCEEDED'
+    | 'PENDING_EXPIRED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  voidPendingTransfer:
+    | 'Bad request'
+    | 'IDEMPOTENCY_CONFLICT'
+    | 'IDEMPOTENCY_IN_PROGRESS'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'PENDING_ALREADY_POSTED'
+    | 'PENDING_ALREADY_VOIDED'
+    | 'PENDING_EXPIRED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  getPendingTransfer:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  listPendingTransfers:
+    | 'Bad request'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   coinLeaderboard:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'

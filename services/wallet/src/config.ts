@@ -23,6 +23,12 @@ const load = serviceConfig('wallet', {
   WALLET_VERIFY_TIMEOUT_MS: integer(300_000, { min: 1000 }),
   /** How often the sealer looks for committed entries to append to the hash chains; 0 turns it off. */
   WALLET_SEAL_INTERVAL_MS: integer(200, { min: 0 }),
+  /**
+   * How often each replica looks for pending transfers past their expiry (and resolves them); 0 turns
+   * it off. A post or void that comes later applies the expiry itself, so this only bounds how long a
+   * transfer shows pending past it.
+   */
+  WALLET_EXPIRY_INTERVAL_MS: integer(5_000, { min: 0 }),
 });
 
 export type WalletConfig = ReturnType<typeof walletConfig>;

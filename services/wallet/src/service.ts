@@ -2,6 +2,7 @@ import { createOutboundClient } from '@coin/outbound';
 import { startService } from '@coin/startup';
 import { walletConfig } from './config.ts';
 import type { WalletDeps } from './deps.ts';
+import { startExpiryJob } from './domain/ledger/expiry-job.ts';
 import { startIdempotencyPurge } from './domain/ledger/purge-idempotency-keys.ts';
 import { startLedgerSealer } from './domain/ledger/sealer.ts';
 import { createTransferBatcher } from './domain/ledger/transfer-batcher.ts';
@@ -10,16 +11,21 @@ import { createDirectory } from './domain/parties/directory.ts';
 import { walletMigrations } from './migrations/index.ts';
 import { coinSummaryHandler } from './operations/coin-summary.ts';
 import { getBalanceHandler } from './operations/get-balance.ts';
+import { getPendingTransferHandler } from './operations/get-pending-transfer.ts';
 import { getUserTransactionsHandler } from './operations/get-user-transactions.ts';
 import { ledgerExportHandler } from './operations/ledger-export.ts';
+import { listPendingTransfersHandler } from './operations/list-pending-transfers.ts';
+import { postPendingTransferHandler } from './operations/post-pending-transfer.ts';
 import { reverseTransferHandler } from './operations/reverse-transfer.ts';
 import { transferFromUserHandler } from './operations/transfer-from-user.ts';
 import { transferToUserHandler } from './operations/transfer-to-user.ts';
 import { getTreasuryHandler, setTreasuryHandler } from './operations/treasury.ts';
+import { voidPendingTransferHandler } from './operations/void-pending-transfer.ts';
 
 export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
   return startService(walletConfig(env), {
-    description: 'double-entry coin ledger: transfers, reversals, history, balances, treasury',
+    description:
+      'double-entry coin ledger: transfers, pending transfers, reversals, history, balances, treasury',
     outbox: true,
     start({ config, db, nc, relay, log, background }) {
       const outbound = createOutboundClient({
@@ -61,6 +67,11 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         'ledger verification',
       );
       background({ stop: () => deps.batcher.drain() }, 'transfer batcher');
+      // After the batcher: stopped before it (in reverse order), so nothing is submitted to a drained batcher.
+      background(
+        startExpiryJob({ db, log, batcher: deps.batcher, intervalMs: config.WALLET_EXPIRY_INTERVAL_MS }),
+        'expiry job',
+      );
       background(startLedgerSealer({ db, log, intervalMs: config.WALLET_SEAL_INTERVAL_MS }), 'ledger sealer');
       return [
         transferToUserHandler(deps),
@@ -72,6 +83,10 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
         getTreasuryHandler(deps),
         setTreasuryHandler(deps),
         ledgerExportHandler(deps),
+        postPendingTransferHandler(deps),
+        voidPendingTransferHandler(deps),
+        getPendingTransferHandler(deps),
+        listPendingTransfersHandler(deps),
       ];
     },
     database: { migrations: walletMigrations },

@@ -4,8 +4,9 @@ import { boundQuery, type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { isolatedDatabases } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TransferCommand } from '../src/domain/ledger/batch-items.ts';
 import { ledgerBatchItems } from '../src/domain/ledger/metrics.ts';
-import { createTransferBatcher, type TransferCommand } from '../src/domain/ledger/transfer-batcher.ts';
+import { createTransferBatcher } from '../src/domain/ledger/transfer-batcher.ts';
 import { walletMigrations } from '../src/migrations/index.ts';
 
 // The transfer event is built in SQL (wallet_apply_ledger_batch), away from its zod schema: every

@@ -1,15 +1,15 @@
-import { ledgerEntryNotOffered } from '../wallet.ts';
+import { ledgerEntryNotOffered } from '../ledger-entry.ts';
 import { duplicate, NOT_YOUR_USER, notFound } from './errors.ts';
 import { EXAMPLE, FIRST_PAGE, type OperationDocs, onePage } from './types.ts';
 
-const partnerParty = {
+export const partnerParty = {
   id: EXAMPLE.partnerId,
   fullname_businessName: 'Demo Ltd',
   email: 'dev@demo.example',
   tag: null,
   userId: EXAMPLE.partnerId,
 };
-const userParty = {
+export const userParty = {
   id: EXAMPLE.storedUserId,
   fullname_businessName: 'Ada Lovelace',
   email: 'ada@example.com',
@@ -34,7 +34,7 @@ const ledgerEntryExample = {
   balanceAfter: 25.5,
 };
 
-const transferEntry = { ...ledgerEntryExample, reversed: false, status: 'Success', token: null };
+export const transferEntry = { ...ledgerEntryExample, reversed: false, status: 'Success', token: null };
 const debitEntry = {
   ...transferEntry,
   debitOrCredit: 'DE',
@@ -47,12 +47,12 @@ const debitEntry = {
 };
 
 const notYourUser = notFound(NOT_YOUR_USER);
-const keyed = {
+export const keyed = {
   409: [
     { code: 'IDEMPOTENCY_IN_PROGRESS', when: 'a request with this Idempotency-Key is still running; retry' },
   ],
 };
-const keyConflict = {
+export const keyConflict = {
   code: 'IDEMPOTENCY_CONFLICT',
   when: 'the Idempotency-Key was used for another request',
 };
@@ -60,7 +60,7 @@ const keyConflict = {
 export const walletDocs: Record<string, OperationDocs> = {
   transferToUser: {
     description:
-      "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice.",
+      "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice. With `pending`, the coins are held for the user instead (a `pending_transfer` entry and `pendingTransfer` in the answer): they leave you and count against your issuance limit, but the user cannot spend them until you post the pending transfer; you may void it, and at `expiresAt` (or `expiresInSeconds` from now) it resolves by itself as `onExpiry` says (void by default, or post).",
     errors: {
       404: notYourUser,
       ...keyed,
@@ -100,7 +100,10 @@ export const walletDocs: Record<string, OperationDocs> = {
       404: notFound('no ledger entry of yours has this id'),
       409: [{ code: 'ALREADY_REVERSED', when: 'the entry has already been reversed' }, ...keyed[409]],
       422: [
-        { code: 'NOT_REVERSIBLE', when: 'the entry is itself a reversal' },
+        {
+          code: 'NOT_REVERSIBLE',
+          when: "the entry is a reversal, or a pending transfer's hold or void (void the pending transfer instead)",
+        },
         { code: 'INSUFFICIENT_BALANCE', when: 'the user has already spent coins the reversal takes back' },
         keyConflict,
       ],
@@ -148,7 +151,7 @@ export const walletDocs: Record<string, OperationDocs> = {
   },
   getTreasury: {
     description:
-      'Your coins: `issued` (credited to users: transfers and rewards), `redeemed` (taken back by transfers from users), both net of reversals, `outstanding` = issued − redeemed (what your users hold), and `issuanceLimit` (null: unlimited).',
+      'Your coins: `issued` (credited to users: transfers and rewards), `redeemed` (taken back by transfers from users), both net of reversals, `outstanding` = issued − redeemed (what your users hold, coins held by pending transfers included), and `issuanceLimit` (null: unlimited).',
     response: { issued: 1250, redeemed: 200, outstanding: 1050, issuanceLimit: 5000 },
   },
   setTreasury: {
@@ -174,10 +177,11 @@ export const walletDocs: Record<string, OperationDocs> = {
     },
   },
   getBalance: {
-    description: "The user's wallet balance (0 before the first transfer).",
+    description:
+      "The user's wallet balance (0 before the first transfer): `available` (also `coins`) is what the user can spend now, `pending` what pending transfers hold for the user until posted.",
     errors: { 404: notYourUser },
     query: { userId: EXAMPLE.userId },
-    response: { userId: EXAMPLE.userId, coins: 20.5 },
+    response: { userId: EXAMPLE.userId, coins: 20.5, available: 20.5, pending: 40 },
   },
 };
 

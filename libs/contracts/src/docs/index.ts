@@ -1,5 +1,6 @@
 import { rulesDocs, walletDocs } from './coins.ts';
 import { identityDocs } from './identity.ts';
+import { pendingDocs } from './pending.ts';
 import type { OperationDocs } from './types.ts';
 import { leaderboardDocs, onboardingDocs, webhooksDocs } from './users.ts';
 
@@ -15,6 +16,7 @@ export const operationDocs: Record<string, OperationDocs> = {
   ...onboardingDocs,
   ...rulesDocs,
   ...walletDocs,
+  ...pendingDocs,
   ...leaderboardDocs,
   ...webhooksDocs,
 };

@@ -11,6 +11,16 @@ import { findEntry } from '../domain/ledger/user-wallet.ts';
 import type { Party } from '../domain/parties/directory.ts';
 
 /**
+ * Entries that are corrections or steps of a pending transfer, not transfers: each with why. A post
+ * (a `partner_user_transfer` from the hold) is reversed like any credit.
+ */
+const NOT_REVERSIBLE: Record<string, string> = {
+  reversal: 'a reversal cannot itself be reversed',
+  pending_transfer: 'this entry holds coins for a pending transfer: void the pending transfer instead',
+  pending_void: 'this entry released the coins of a pending transfer, which cannot be undone',
+};
+
+/**
  * Corrects an entry with a new one going the other way. The checks that cannot change (the entry is
  * the partner's, it is not itself a reversal) are made here; whether it is still unreversed and the
  * wallet still holds the coins are decided by the batch function with the rows locked.
@@ -21,8 +31,8 @@ export function reverseTransferHandler(deps: WalletDeps) {
       throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
     const original = await findEntry(deps.db.em.fork(), partnerId, body.ledgerEntryId);
     if (!original) throw AppError.notFound('no ledger entry of yours has this ledgerEntryId');
-    if (original.transactionType === 'reversal')
-      throw AppError.unprocessable('NOT_REVERSIBLE', 'a reversal cannot itself be reversed');
+    const notReversible = NOT_REVERSIBLE[original.transactionType];
+    if (notReversible) throw AppError.unprocessable('NOT_REVERSIBLE', notReversible);
     const credit = original.debitOrCredit === 'CR';
     const direction = credit ? 'from_user' : 'to_user';
     const result = await deps.batcher.submit({
@@ -45,7 +55,10 @@ export function reverseTransferHandler(deps: WalletDeps) {
         'INSUFFICIENT_BALANCE',
         'the user has already spent coins this reversal would take back',
       );
-    if (result.outcome !== 'done' && result.outcome !== 'replay') throw refusal(result.outcome);
+    if (result.outcome !== 'done' && result.outcome !== 'replay') {
+      if (result.outcome === 'expired' || result.outcome === 'skipped') throw AppError.internal();
+      throw refusal(result.outcome);
+    }
     const reversed = await findEntry(deps.db.em.fork(), partnerId, original.id);
     return {
       isExisting: result.outcome === 'replay',

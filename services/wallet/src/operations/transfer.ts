@@ -1,24 +1,44 @@
 import { handle } from '@coin/bus';
-import { RULE_REWARD_IDEMPOTENCY_PREFIX, type wallet } from '@coin/contracts';
+import { RULE_REWARD_IDEMPOTENCY_PREFIX, wallet } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { serializeTraceContext } from '@coin/telemetry';
 import type { WalletDeps } from '../deps.ts';
+import type { Direction, TransferCommand } from '../domain/ledger/batch-items.ts';
 import { transferEntryView } from '../domain/ledger/entry-view.ts';
 import { ledgerTransfers } from '../domain/ledger/metrics.ts';
+import { findPending } from '../domain/ledger/pending-transfers.ts';
 import { refusal } from '../domain/ledger/refusals.ts';
 import { requestHash } from '../domain/ledger/request-hash.ts';
-import type { Direction } from '../domain/ledger/transfer-batcher.ts';
 
 type TransferOperation = typeof wallet.transferToUser | typeof wallet.transferFromUser;
+
+/** When a pending transfer resolves by itself, from what the request asked; 400 when out of bounds. */
+function pendingOf(options: wallet.PendingOptions): NonNullable<TransferCommand['pending']> {
+  const now = Date.now();
+  let at: number | null = null;
+  if (options.expiresInSeconds !== undefined) at = now + options.expiresInSeconds * 1000;
+  if (options.expiresAt !== undefined) {
+    at = Date.parse(options.expiresAt);
+    if (at <= now) throw AppError.badRequest('pending.expiresAt must be in the future');
+    if (at > now + wallet.MAX_PENDING_SECONDS * 1000)
+      throw AppError.badRequest(
+        `pending.expiresAt must be at most ${wallet.MAX_PENDING_SECONDS} seconds ahead`,
+      );
+  }
+  return { expiresAt: at === null ? null : new Date(at).toISOString(), onExpiry: options.onExpiry };
+}
 
 /**
  * Both transfer directions: resolve the parties, then apply the transfer in Postgres, which also
  * decides idempotency. HTTP callers and other services (rules' rewards over NATS) meet the same rules.
+ * A transfer to a user with `pending` holds the coins instead (a pending transfer).
  */
 export function transferHandler(deps: WalletDeps, op: TransferOperation, direction: Direction) {
   return handle(op, async ({ partnerId, body, idempotencyKey }) => {
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255))
       throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
+    const options = 'pending' in body ? body.pending : undefined;
+    const pending = options && pendingOf(options);
     const [user, partner] = await Promise.all([
       deps.directory.user(partnerId, body.userId),
       deps.directory.partner(partnerId),
@@ -42,10 +62,16 @@ export function transferHandler(deps: WalletDeps, op: TransferOperation, directi
       to: toUser ? userParty : partnerParty,
       traceContext: serializeTraceContext(),
       ruleReward: toUser && idempotencyKey?.startsWith(RULE_REWARD_IDEMPOTENCY_PREFIX) === true,
+      pending,
     });
-    ledgerTransfers.inc({ direction, outcome: result.outcome });
-    if (result.outcome === 'done' || result.outcome === 'replay')
-      return { isExisting: result.outcome === 'replay', coinsLedger: transferEntryView(result.entry) };
-    throw refusal(result.outcome);
+    ledgerTransfers.inc({ direction: pending ? 'pending' : direction, outcome: result.outcome });
+    if (result.outcome !== 'done' && result.outcome !== 'replay') {
+      if (result.outcome === 'expired' || result.outcome === 'skipped') throw AppError.internal();
+      throw refusal(result.outcome);
+    }
+    const answer = { isExisting: result.outcome === 'replay', coinsLedger: transferEntryView(result.entry) };
+    if (result.entry.transactionType !== 'pending_transfer') return answer;
+    const pendingTransfer = await findPending(deps.db.em.fork(), partnerId, result.entry.id);
+    return { ...answer, pendingTransfer: pendingTransfer! };
   });
 }

@@ -1,5 +1,8 @@
 import {
   EVENT_CONSUMERS,
+  pendingCreatedEvent,
+  pendingPostedEvent,
+  pendingVoidedEvent,
   ruleCapReachedEvent,
   transferCompletedEvent,
   transferReversedEvent,
@@ -85,6 +88,54 @@ const treasurySource: WebhookEventSource<typeof treasuryLowEvent> = {
   }),
 };
 
+const pendingCreatedSource: WebhookEventSource<typeof pendingCreatedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksPendingCreated,
+  schema: pendingCreatedEvent,
+  kind: 'COINS_PENDING',
+  batch: LEDGER_BATCH,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    pendingTransferId: e.pendingTransferId,
+    ledgerEntryId: e.ledgerEntryId,
+    userId: e.userId,
+    coins: Number(e.coins),
+    expiresAt: e.expiresAt,
+    onExpiry: e.onExpiry,
+  }),
+};
+
+const pendingPostedSource: WebhookEventSource<typeof pendingPostedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksPendingPosted,
+  schema: pendingPostedEvent,
+  kind: 'COINS_PENDING_POSTED',
+  batch: LEDGER_BATCH,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    pendingTransferId: e.pendingTransferId,
+    ledgerEntryId: e.ledgerEntryId,
+    userId: e.userId,
+    coins: Number(e.coins),
+    releasedCoins: Number(e.releasedCoins),
+    releasedEntryId: e.releasedEntryId,
+    resolvedBy: e.resolvedBy,
+  }),
+};
+
+const pendingVoidedSource: WebhookEventSource<typeof pendingVoidedEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksPendingVoided,
+  schema: pendingVoidedEvent,
+  kind: 'COINS_PENDING_VOIDED',
+  batch: LEDGER_BATCH,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    pendingTransferId: e.pendingTransferId,
+    ledgerEntryId: e.ledgerEntryId,
+    userId: e.userId,
+    coins: Number(e.coins),
+    resolvedBy: e.resolvedBy,
+  }),
+};
+
 /** The sources of every event kind but USER_ONBOARDING (its own module: it asks onboarding for the failures). */
 export const eventSources: SourceStarter[] = [
   starterOf(transfersSource),
@@ -92,4 +143,7 @@ export const eventSources: SourceStarter[] = [
   starterOf(ruleCapsSource),
   starterOf(tierChangesSource),
   starterOf(treasurySource),
+  starterOf(pendingCreatedSource),
+  starterOf(pendingPostedSource),
+  starterOf(pendingVoidedSource),
 ];

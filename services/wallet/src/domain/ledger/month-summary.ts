@@ -10,6 +10,7 @@ interface DayRow {
 /**
  * The partner's transfers in one UTC calendar month, per day: coins credited to users (issued)
  * and debited from them (redeemed). Every day of the month is listed, days without any included.
+ * A pending transfer counts when posted (a credit to the wallet), not by its hold and void entries.
  */
 export async function monthSummary(em: EntityManager, partnerId: string, year: number, month: number) {
   const from = new Date(Date.UTC(year, month - 1, 1));
@@ -22,6 +23,7 @@ export async function monthSummary(em: EntityManager, partnerId: string, year: n
             coalesce(sum(coins) FILTER (WHERE debit_or_credit = 'DE'), 0)::text AS redeemed
        FROM ledger_entries
       WHERE partner_id = $1 AND created_at >= $2 AND created_at < $3
+        AND transaction_type NOT IN ('pending_transfer', 'pending_void')
       GROUP BY 1`,
     [partnerId, from, to],
   );

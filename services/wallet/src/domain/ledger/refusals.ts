@@ -1,10 +1,8 @@
 import { AppError } from '@coin/errors';
-import type { TransferOutcome } from './transfer-batcher.ts';
+import type { Refused } from './batch-items.ts';
 
-type Refused = Exclude<TransferOutcome['outcome'], 'done' | 'replay'>;
-
-/** The error a transfer or reversal the batch function refused answers with. */
-export function refusal(outcome: Refused): AppError {
+/** The error a transfer, reversal or pending-transfer change the batch function refused answers with. */
+export function refusal(outcome: Exclude<Refused, 'expired' | 'skipped'>): AppError {
   switch (outcome) {
     case 'insufficient':
       return AppError.unprocessable(
@@ -27,6 +25,22 @@ export function refusal(outcome: Refused): AppError {
       return AppError.conflict(
         'a request with this Idempotency-Key is still being processed; retry shortly',
         'IDEMPOTENCY_IN_PROGRESS',
+      );
+    case 'not_found':
+      return AppError.notFound('no pending transfer of yours has this id');
+    case 'already_posted':
+      return AppError.conflict('this pending transfer has already been posted', 'PENDING_ALREADY_POSTED');
+    case 'already_voided':
+      return AppError.conflict('this pending transfer has already been voided', 'PENDING_ALREADY_VOIDED');
+    case 'already_expired':
+      return AppError.conflict(
+        'this pending transfer expired: its coins went back to you',
+        'PENDING_EXPIRED',
+      );
+    case 'exceeds':
+      return AppError.unprocessable(
+        'PENDING_AMOUNT_EXCEEDED',
+        'coins is more than this pending transfer holds',
       );
   }
 }

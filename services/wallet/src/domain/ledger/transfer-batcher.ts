@@ -2,32 +2,9 @@ import { randomInt } from 'node:crypto';
 import { EVENT_SUBJECTS } from '@coin/contracts';
 import { boundQuery, type Database } from '@coin/db';
 import type { Logger } from '@coin/telemetry';
-import type { Party } from '../parties/directory.ts';
-import { type EntryRecord, entryFromRow } from './entry-view.ts';
+import { batchItem, type LedgerCommand, type TransferOutcome } from './batch-items.ts';
+import { entryFromRow } from './entry-view.ts';
 import { ledgerBatchItems } from './metrics.ts';
-
-export type Direction = 'to_user' | 'from_user';
-
-export interface TransferCommand {
-  partnerId: string;
-  userId: string;
-  direction: Direction;
-  /** Exact decimal text, two places. */
-  coins: string;
-  narration: string;
-  idempotency?: { key: string; requestHash: string };
-  from: Party;
-  to: Party;
-  traceContext: Record<string, string>;
-  /** The entry pays a rule's reward (its reversal also takes the points back). */
-  ruleReward?: boolean;
-  /** A reversal: the original entry's id; user, direction and coins are the original's, swapped. */
-  reverses?: { entryId: string; reason: string | null };
-}
-
-export type TransferOutcome =
-  | { outcome: 'done' | 'replay'; entry: EntryRecord }
-  | { outcome: 'in_progress' | 'conflict' | 'insufficient' | 'already_reversed' | 'limit_reached' };
 
 export interface BatcherOptions {
   db: Database;
@@ -40,7 +17,7 @@ export interface BatcherOptions {
 }
 
 interface Pending {
-  command: TransferCommand;
+  command: LedgerCommand;
   resolve: (o: TransferOutcome) => void;
   reject: (err: unknown) => void;
 }
@@ -49,6 +26,7 @@ interface ItemResult {
   item: number;
   outcome: TransferOutcome['outcome'];
   entry: Record<string, unknown> | null;
+  released?: Record<string, unknown>;
 }
 
 /** Postgres reported the error, so the statement (and its transaction) was rolled back. */
@@ -80,22 +58,7 @@ export function createTransferBatcher(opts: BatcherOptions) {
   }
 
   async function apply(batch: Pending[]): Promise<ItemResult[]> {
-    const items = batch.map(({ command: c }, item) => ({
-      item,
-      partner_id: c.partnerId,
-      user_id: c.userId,
-      direction: c.direction,
-      coins: c.coins,
-      narration: c.narration,
-      idempotency_key: c.idempotency?.key ?? null,
-      request_hash: c.idempotency?.requestHash ?? null,
-      from_party: c.from,
-      to_party: c.to,
-      trace_context: c.traceContext,
-      rule_reward: c.ruleReward ?? false,
-      reverses: c.reverses?.entryId ?? null,
-      reason: c.reverses?.reason ?? null,
-    }));
+    const items = batch.map(({ command }, item) => batchItem(command, item));
     const [row] = await boundQuery<{ results: ItemResult[] }>(
       opts.db.em.fork(),
       'SELECT wallet_apply_ledger_batch($1::jsonb, $2, $3, $4) AS results',
@@ -116,9 +79,14 @@ export function createTransferBatcher(opts: BatcherOptions) {
       let wroteEvents = false;
       for (const r of results) {
         const p = batch[r.item];
+        // A pending transfer resolved by its expiry on a late post or void wrote events too.
+        wroteEvents ||= r.outcome === 'done' || r.outcome === 'expired';
         if (r.outcome === 'done' || r.outcome === 'replay') {
-          wroteEvents ||= r.outcome === 'done';
-          p.resolve({ outcome: r.outcome, entry: entryFromRow(r.entry!) });
+          p.resolve({
+            outcome: r.outcome,
+            entry: entryFromRow(r.entry!),
+            ...(r.released ? { released: entryFromRow(r.released) } : {}),
+          });
         } else {
           p.resolve({ outcome: r.outcome });
         }
@@ -146,7 +114,7 @@ export function createTransferBatcher(opts: BatcherOptions) {
     }
   }
 
-  async function submit(command: TransferCommand): Promise<TransferOutcome> {
+  async function submit(command: LedgerCommand): Promise<TransferOutcome> {
     const key = command.idempotency && `${command.partnerId}/${command.idempotency.key}`;
     // The same key already queued or running in this replica: it is in flight. Other replicas'
     // in-flight keys are found by the advisory lock in the database.

@@ -1,14 +1,22 @@
 import { boundQuery, boundRow, type EntityManager, readSnapshot } from '@coin/db';
 import { type EntryRecord, entryFromRow } from './entry-view.ts';
 
-/** The user's balance; a user who never received coins has none yet, which reads as 0. */
-export async function walletBalance(em: EntityManager, partnerId: string, userId: string): Promise<number> {
-  const row = await boundRow<{ balance: string }>(
+/**
+ * The user's balances: what the wallet holds (`available`) and what pending transfers hold for the
+ * user (`pending`). A user who never received coins has neither yet, which reads as 0.
+ */
+export async function walletBalances(
+  em: EntityManager,
+  partnerId: string,
+  userId: string,
+): Promise<{ available: number; pending: number }> {
+  const row = await boundRow<{ available: string | null; pending: string | null }>(
     em,
-    `SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'user' AND user_id = $2`,
+    `SELECT (SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'user' AND user_id = $2) AS available,
+            (SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'hold' AND user_id = $2) AS pending`,
     [partnerId, userId],
   );
-  return Number(row?.balance ?? 0);
+  return { available: Number(row?.available ?? 0), pending: Number(row?.pending ?? 0) };
 }
 
 const ENTRY_COLUMNS = `e.id, e.seq::text AS seq, e.user_id, e.transaction_type, e.debit_or_credit, e.coins,

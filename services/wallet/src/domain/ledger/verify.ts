@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { CHAIN_COLUMNS, chainEntryFromRow, chainHash, GENESIS_HASH } from './chain.ts';
+import { PENDING_CHECKS, USER_SIDE } from './verify-pending.ts';
 
 export interface LedgerReport {
   partners: number;
@@ -7,6 +8,9 @@ export interface LedgerReport {
   entries: number;
   /** Coins held in user wallets, over all partners. */
   coinsInWallets: string;
+  /** Coins held for users by pending transfers, and how many are pending. */
+  coinsHeld: string;
+  pendingTransfers: number;
   violations: string[];
   /** Entries in a partner's hash chain, and committed entries not sealed yet. */
   sealed: number;
@@ -47,7 +51,14 @@ async function verifyChains(client: pg.ClientBase, violations: string[]): Promis
   }
 }
 
-const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>) => string }[] = [
+/** One invariant: the rows that break it, and how to say so. */
+export interface LedgerCheck {
+  name: string;
+  sql: string;
+  describe: (r: Record<string, string>) => string;
+}
+
+const CHECKS: LedgerCheck[] = [
   {
     name: 'sum per partner is zero',
     sql: `SELECT partner_id, sum(balance)::text AS total FROM accounts GROUP BY partner_id HAVING sum(balance) <> 0`,
@@ -64,15 +75,15 @@ const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>)
       `account ${r.id} (${r.kind}): balance ${r.balance} but its postings sum to ${r.postings}`,
   },
   {
-    name: 'no negative user wallet',
-    sql: `SELECT id::text, partner_id, user_id, balance::text FROM accounts WHERE kind = 'user' AND balance < 0`,
-    describe: (r) => `wallet of user ${r.user_id} (partner ${r.partner_id}) is negative: ${r.balance}`,
+    name: 'no negative user wallet or hold',
+    sql: `SELECT id::text, kind, partner_id, user_id, balance::text FROM accounts WHERE kind <> 'partner' AND balance < 0`,
+    describe: (r) => `${r.kind} of user ${r.user_id} (partner ${r.partner_id}) is negative: ${r.balance}`,
   },
   {
-    name: 'each entry has two postings that sum to zero, one on its user wallet for its coins',
+    name: "each entry has two postings that sum to zero, one on its user's wallet (or hold) for its coins",
     sql: `SELECT e.id, count(p.account_id)::text AS postings, COALESCE(sum(p.amount), 0)::text AS total,
                  count(*) FILTER (
-                   WHERE a.kind = 'user' AND a.partner_id = e.partner_id AND a.user_id = e.user_id
+                   WHERE a.kind = ${USER_SIDE} AND a.partner_id = e.partner_id AND a.user_id = e.user_id
                      AND p.amount = CASE e.debit_or_credit WHEN 'CR' THEN e.coins ELSE -e.coins END
                  )::text AS user_postings
             FROM ledger_entries e
@@ -81,11 +92,11 @@ const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>)
            GROUP BY e.id
           HAVING count(p.account_id) <> 2 OR COALESCE(sum(p.amount), 0) <> 0
               OR count(*) FILTER (
-                   WHERE a.kind = 'user' AND a.partner_id = e.partner_id AND a.user_id = e.user_id
+                   WHERE a.kind = ${USER_SIDE} AND a.partner_id = e.partner_id AND a.user_id = e.user_id
                      AND p.amount = CASE e.debit_or_credit WHEN 'CR' THEN e.coins ELSE -e.coins END
                  ) <> 1`,
     describe: (r) =>
-      `entry ${r.id}: ${r.postings} postings summing to ${r.total}, ${r.user_postings} matching its user wallet`,
+      `entry ${r.id}: ${r.postings} postings summing to ${r.total}, ${r.user_postings} matching its user's account`,
   },
   // The foreign keys of postings and idempotency keys were dropped from the transfer path (migration
   // 0010): these checks hold their references instead.
@@ -106,11 +117,12 @@ const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>)
   },
   {
     name: "each entry's balance_after is its user's running sum",
+    // Entries on the hold (pending transfers held and released) leave the wallet as it was.
     sql: `SELECT id, balance_after::text, running::text FROM (
-            SELECT id, balance_after,
-                   sum(CASE debit_or_credit WHEN 'CR' THEN coins ELSE -coins END)
-                     OVER (PARTITION BY partner_id, user_id ORDER BY seq) AS running
-              FROM ledger_entries) x
+            SELECT e.id, e.balance_after,
+                   sum(CASE WHEN ${USER_SIDE} = 'hold' THEN 0 WHEN e.debit_or_credit = 'CR' THEN e.coins ELSE -e.coins END)
+                     OVER (PARTITION BY e.partner_id, e.user_id ORDER BY e.seq) AS running
+              FROM ledger_entries e) x
            WHERE balance_after IS DISTINCT FROM running`,
     describe: (r) => `entry ${r.id}: balance_after ${r.balance_after} but the running sum is ${r.running}`,
   },
@@ -131,6 +143,7 @@ const CHECKS: { name: string; sql: string; describe: (r: Record<string, string>)
               OR v.debit_or_credit = o.debit_or_credit OR v.seq < o.seq`,
     describe: (r) => `reversal ${r.reversal} does not mirror entry ${r.original}`,
   },
+  ...PENDING_CHECKS,
 ];
 
 /**
@@ -151,12 +164,16 @@ export async function verifyLedger(client: pg.ClientBase): Promise<LedgerReport>
              (SELECT count(*) FROM accounts)::int AS accounts,
              (SELECT count(*) FROM ledger_entries)::int AS entries,
              (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'user')::text AS coins,
+             (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'hold')::text AS held,
+             (SELECT count(*) FROM pending_transfers WHERE status = 'pending')::int AS pending,
              (SELECT count(*) FROM ledger_unsealed)::int AS unsealed`);
     return {
       partners: rows[0].partners,
       accounts: rows[0].accounts,
       entries: rows[0].entries,
       coinsInWallets: rows[0].coins,
+      coinsHeld: rows[0].held,
+      pendingTransfers: rows[0].pending,
       violations,
       sealed,
       unsealed: rows[0].unsealed,
