@@ -22,7 +22,7 @@ export const onExpiry = z.enum(['void', 'post']);
 export const pendingOptions = z
   .strictObject({
     /** When it resolves by itself (ISO 8601 with an offset), at most MAX_PENDING_SECONDS ahead. */
-    expiresAt: z.iso.datetime({ offset: true }).optional(),
+    expiresAt: z.iso.datetime({ offset: true }).max(40).optional(),
     /** The same, in seconds from now. */
     expiresInSeconds: z.number().int().min(1).max(MAX_PENDING_SECONDS).optional(),
     onExpiry: onExpiry.default('void'),
@@ -34,10 +34,6 @@ export const pendingOptions = z
   .refine((o) => o.onExpiry === 'void' || o.expiresAt !== undefined || o.expiresInSeconds !== undefined, {
     path: ['onExpiry'],
     error: 'may be post only with expiresAt or expiresInSeconds',
-  })
-  .meta({
-    id: 'PendingOptions',
-    description: 'How a transfer to a user is held pending, and what its expiry does.',
   });
 export type PendingOptions = z.infer<typeof pendingOptions>;
 
