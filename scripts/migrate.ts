@@ -1,24 +1,19 @@
 /**
- * `node scripts/migrate.ts [service...]`: creates each service's database if missing and applies its
- * committed migrations, then exits; with no names, every service that has migrations. Deployments
- * run it once per release (the Kubernetes Job `migrate`) so replicas never race on DDL; the
- * services' own start-up migration is then a no-op under the same advisory lock.
+ * `node scripts/migrate.ts [service...]` (`npm run migrate`): applies each service's committed
+ * migrations as the migration role (`<SERVICE>_MIGRATION_DATABASE_URL`, by default `coin_migrate` on
+ * `DATABASE_URL_BASE`'s server), then exits; with no names, every service that has migrations.
+ * Deployments run it once per release (the Kubernetes Job `migrate`, compose's `migrate`), `make up`
+ * before it starts the services: a service's own role may not change its schema.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { baseConfigSchema, loadConfig, migrationUrlFor } from '@coin/config';
 import { migrateDatabase } from '@coin/db';
 import { runCommand } from '@coin/startup';
+import { databaseServices, serviceMigrations } from './database-services.ts';
 
 await runCommand('migrate', loadConfig(baseConfigSchema), async ({ log }) => {
-  const named = process.argv.slice(2);
-  const services = named.length
-    ? named
-    : readdirSync('services').filter((s) => existsSync(`services/${s}/src/migrations/index.ts`));
-  for (const service of services) {
-    const module = await import(`../services/${service}/src/migrations/index.ts`);
-    const migrations = module[`${service}Migrations`];
-    if (!Array.isArray(migrations)) throw new Error(`services/${service}: no ${service}Migrations export`);
-    await migrateDatabase({ url: databaseUrlFor(service), migrations, log });
+  for (const service of databaseServices(process.argv.slice(2))) {
+    const migrations = await serviceMigrations(service);
+    await migrateDatabase({ url: migrationUrlFor(service), migrations, log });
     log.info({ database: service, migrations: migrations.length }, 'database up to date');
   }
   return 0;

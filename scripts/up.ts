@@ -1,7 +1,8 @@
 /**
- * `make up`: checks the local servers, creates the JetStream stream, starts every service and the
- * gateway (each service creates and migrates its own database at start), and stays in the
- * foreground; Ctrl-C stops everything.
+ * `make up`: checks the local servers; sets up each service's database, its own role and the
+ * migration role (`npm run db:roles`, as the server's administrator) and applies the migrations as
+ * the migration role (`npm run migrate`); creates the JetStream stream, starts every service (each as
+ * its own database role) and the gateway, and stays in the foreground; Ctrl-C stops everything.
  */
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 // harness, which this process, that only starts and watches the others, would hold for nothing
 // (docs/decisions/2026-11-25-make-up-process-memory.md).
 import { awaitReplicas, connectBus } from '@coin/bus/connect';
+import { DEVELOPMENT_DATABASE_SERVER } from '@coin/config/database-urls';
 import { ensureEventsStream } from '@coin/events/stream';
 import { asService } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
@@ -26,7 +28,7 @@ const env: NodeJS.ProcessEnv = { APP_MODE: 'development', ...process.env };
 const servers = [
   {
     name: 'postgres',
-    url: env.DATABASE_URL_BASE ?? 'postgres://postgres@127.0.0.1:5432',
+    url: env.DATABASE_URL_BASE ?? DEVELOPMENT_DATABASE_SERVER,
     port: 5432,
     hint: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start  (or set DATABASE_URL_BASE)',
   },
@@ -65,6 +67,22 @@ async function checkServers(): Promise<void> {
 }
 
 await checkServers();
+
+/** The set-up step: the databases and their roles, then the migrations, each a command of its own. */
+function setUpDatabases(): void {
+  for (const script of ['scripts/db-roles.ts', 'scripts/migrate.ts']) {
+    try {
+      execFileSync(process.execPath, [script], {
+        env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
+        stdio: 'inherit',
+      });
+    } catch {
+      console.error(`make up: ${script} failed (see above); the services were not started`);
+      process.exit(1);
+    }
+  }
+}
+setUpDatabases();
 const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
 // Every process here shares one environment, so none has a NATS user of its own: make up is for a
 // server without authorization, where anyone reaching it may call anything (docs/operating/security.md, "NATS credentials").

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
+import { DEVELOPMENT_DATABASE_SERVER, databaseUrlFor, startMigrationUrlFor } from './database-urls.ts';
+
 export { runSubcommand } from './command-line.ts';
+export { adminUrlFor, databaseUrlFor, migrationUrlFor } from './database-urls.ts';
 
 /**
  * A whole-number setting (a count, milliseconds, seconds): its default and the bounds a value must
@@ -43,7 +46,11 @@ export const baseConfigSchema = z.object({
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** The most a Redis command may take before it fails (and the caller falls back or answers 503). */
   REDIS_COMMAND_TIMEOUT_MS: integer(2000),
-  DATABASE_URL_BASE: z.string().default('postgres://postgres@127.0.0.1:5432'),
+  /**
+   * The server of every database not given its own `<SERVICE>_DATABASE_URL`; with no user in it, each
+   * service connects as its own role with the development password (database-urls.ts).
+   */
+  DATABASE_URL_BASE: z.string().default(DEVELOPMENT_DATABASE_SERVER),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_MODE: z.enum(['development', 'production']).default('development'),
   REQUEST_TIMEOUT_MS: integer(5000),
@@ -71,7 +78,14 @@ export const databaseConfigSchema = baseConfigSchema.extend({
   OUTBOX_RETENTION_HOURS: integer(48, { min: 24 }),
 });
 
-export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & { service: string; databaseUrl: string };
+export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & ServiceDatabase;
+
+/** The service's name, its database as its own role, and the migration role's URL when it migrates at start. */
+export interface ServiceDatabase {
+  service: string;
+  databaseUrl: string;
+  migrationUrl?: string;
+}
 
 function problems(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -95,8 +109,13 @@ export function loadServiceConfig<S extends typeof databaseConfigSchema>(
   service: string,
   schema: S,
   env: NodeJS.ProcessEnv = process.env,
-): z.infer<S> & { service: string; databaseUrl: string } {
-  return { ...loadConfig(schema, env), service, databaseUrl: databaseUrlFor(service, env) };
+): z.infer<S> & ServiceDatabase {
+  return {
+    ...loadConfig(schema, env),
+    service,
+    databaseUrl: databaseUrlFor(service, env),
+    migrationUrl: startMigrationUrlFor(service, env),
+  };
 }
 
 /**
@@ -106,12 +125,4 @@ export function loadServiceConfig<S extends typeof databaseConfigSchema>(
 export function serviceConfig<F extends z.ZodRawShape>(service: string, fields: F) {
   const schema = databaseConfigSchema.extend(fields);
   return (env: NodeJS.ProcessEnv = process.env) => loadServiceConfig(service, schema, env);
-}
-
-/** `<SERVICE>_DATABASE_URL`, or the service's own database on the shared server. */
-export function databaseUrlFor(service: string, env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env[`${service.toUpperCase()}_DATABASE_URL`];
-  if (explicit) return explicit;
-  const base = (env.DATABASE_URL_BASE ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '');
-  return `${base}/coin_${service}`;
 }

@@ -5,16 +5,23 @@ import type { Logger } from '@coin/telemetry';
 import { Migrator } from '@mikro-orm/migrations';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { ensureDatabase } from './create-database.ts';
+import { checkDatabase } from './database-check.ts';
 import { databaseFailure } from './database-errors.ts';
 import { watchPool } from './pool-metrics.ts';
 import { reclaimDeadConnections } from './reclaim-connections.ts';
 import type { NamedMigration } from './sql-migrations.ts';
 
 export interface OpenDatabaseOptions {
+  /** The service's own role (database-urls.ts in @coin/config). */
   url: string;
+  /** The migration role's URL: given, the committed migrations are applied with it first. */
+  migrationUrl?: string;
   migrations: readonly NamedMigration[];
   log: Logger;
+  /** Refuses a role with more power than a service needs, instead of warning. */
+  production?: boolean;
   /** The owning service: the `service` label of the pool metrics and the name in its errors. */
   service?: string;
   /** The rest default to the configuration's defaults (`DB_POOL_MAX`, `DB_*_TIMEOUT_MS`). */
@@ -44,6 +51,15 @@ let forking = false;
 const MIGRATION_LOCK = "hashtext('coin-migrations')";
 
 /**
+ * The TLS settings of the URL's `sslmode`, `sslrootcert`... as libpq reads them (undefined: none in the
+ * URL, PGSSLMODE decides). MikroORM takes host, user and database from a URL and drops the rest, so
+ * without this a `sslmode=verify-full` URL would connect in plain text.
+ */
+function tlsOf(url: string) {
+  return parseConnectionString(url).ssl ?? undefined;
+}
+
+/**
  * Applies the committed migrations under a Postgres advisory lock, so replicas starting together
  * never race each other's DDL. Its own short-lived connection has no statement timeout: a
  * migration may rewrite a large table.
@@ -56,6 +72,7 @@ export async function migrateDatabase(opts: {
   await ensureDatabase(opts.url);
   const db = await MikroORM.init({
     clientUrl: opts.url,
+    driverOptions: { ssl: tlsOf(opts.url) },
     entities: [],
     extensions: [Migrator],
     migrations: {
@@ -104,12 +121,14 @@ async function recordRenamed(client: pg.Client, migrations: readonly NamedMigrat
 }
 
 /**
- * The service's own database: created if missing, migrated, and opened with bounded waits (a
- * statement timeout and a pool-acquire timeout) and pool metrics.
+ * The service's own database as its own role: migrated first when given the migration role's URL,
+ * checked (every migration applied, no power beyond the service's job: database-check.ts), and
+ * opened with bounded waits (a statement timeout and a pool-acquire timeout) and pool metrics.
  */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  await migrateDatabase(opts);
   const service = opts.service ?? new URL(opts.url).pathname.slice(1);
+  if (opts.migrationUrl) await migrateDatabase({ ...opts, url: opts.migrationUrl });
+  await checkDatabase({ ...opts, service, production: opts.production ?? false });
   const poolMax = opts.poolMax ?? DEFAULTS.DB_POOL_MAX;
   // Assigned once init returns: MikroORM resolves the context while it builds the global manager.
   let db: Database | undefined;
@@ -135,6 +154,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     entities: [],
     pool: { min: 0, max: poolMax },
     driverOptions: {
+      ssl: tlsOf(opts.url),
       statement_timeout: opts.statementTimeoutMs ?? DEFAULTS.DB_STATEMENT_TIMEOUT_MS,
       connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULTS.DB_ACQUIRE_TIMEOUT_MS,
       idle_in_transaction_session_timeout:

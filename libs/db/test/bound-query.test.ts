@@ -18,6 +18,7 @@ beforeAll(async () => {
   db = await openDatabase({
     service: 'dbquery',
     url: dbs.env.DBQUERY_DATABASE_URL,
+    migrationUrl: dbs.env.DBQUERY_MIGRATION_DATABASE_URL,
     migrations: [],
     log: createLogger('db-test', 'silent'),
   });

@@ -12,6 +12,7 @@ const open = () =>
   openDatabase({
     service: 'dbscope',
     url: dbs.env.DBSCOPE_DATABASE_URL,
+    migrationUrl: dbs.env.DBSCOPE_MIGRATION_DATABASE_URL,
     migrations: [],
     log: createLogger('db-test', 'silent'),
   });

@@ -17,6 +17,7 @@ beforeAll(async () => {
   db = await openDatabase({
     service: 'dbtimeouts',
     url: dbs.env.DBTIMEOUTS_DATABASE_URL,
+    migrationUrl: dbs.env.DBTIMEOUTS_MIGRATION_DATABASE_URL,
     migrations: [],
     log: createLogger('db-test', 'silent'),
     poolMax: 1,

@@ -28,6 +28,7 @@ let nc: NatsConnection;
 beforeAll(async () => {
   db = await openDatabase({
     url: dbs.env.APPLIEDTEST_DATABASE_URL,
+    migrationUrl: dbs.env.APPLIEDTEST_MIGRATION_DATABASE_URL,
     migrations: appliedEventsMigrations,
     log,
   });

@@ -30,6 +30,7 @@ let relay: OutboxRelay;
 beforeAll(async () => {
   db = await openDatabase({
     url: dbs.env.EVENTSTEST_DATABASE_URL,
+    migrationUrl: dbs.env.EVENTSTEST_MIGRATION_DATABASE_URL,
     migrations: [...outboxMigrations, ...appliedEventsMigrations],
     log,
   });

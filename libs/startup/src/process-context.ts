@@ -22,7 +22,7 @@ export interface ProcessContext<C extends BaseConfig> {
   log: Logger;
   /** The NATS connection in the configuration's namespace, drained at stop. */
   bus(): Promise<NatsConnection>;
-  /** The service's database, created and migrated, with bounded waits; closed at stop. */
+  /** The service's database as its own role, migrated and checked, with bounded waits; closed at stop. */
   database: C extends DatabaseConfig ? (schema: DatabaseSchema) => Promise<Database> : never;
   /** Redis with a timeout on every command; disconnected at stop. */
   redis(): Redis;
@@ -59,6 +59,8 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
       const db = await openDatabase({
         service: settings.service,
         url: settings.databaseUrl,
+        migrationUrl: settings.migrationUrl,
+        production: settings.APP_MODE === 'production',
         migrations: schema.migrations,
         log,
         poolMax: settings.DB_POOL_MAX,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { callOperation, connectBus, handle, type NatsConnection, pingService } from '@coin/bus';
-import { databaseConfigSchema, loadServiceConfig } from '@coin/config';
+import { adminUrlFor, databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { operationsOf } from '@coin/contracts';
 import { dropStream, freePort, isolatedDatabases } from '@coin/testing';
 import type { Redis } from 'ioredis';
@@ -28,7 +28,7 @@ let admin: pg.Client;
 
 beforeAll(async () => {
   nc = await connectBus(config.NATS_URL, 'startup-test', namespace);
-  admin = new pg.Client({ connectionString: config.DATABASE_URL_BASE });
+  admin = new pg.Client({ connectionString: adminUrlFor(undefined) });
   await admin.connect();
 });
 

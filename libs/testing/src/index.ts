@@ -1,5 +1,5 @@
 export { queryDatabase, withDatabase } from './database-client.ts';
-export { type IsolatedDatabases, isolatedDatabases } from './databases.ts';
+export { type IsolatedDatabases, isolatedDatabases, serviceDatabases, withOwnRoles } from './databases.ts';
 export { eventually, eventuallyPasses } from './eventually.ts';
 export { type ApiClient, type ApiResponse, apiClient } from './http.ts';
 export { databaseOutage } from './outage.ts';

@@ -1,3 +1,4 @@
+import { adminUrlFor } from '@coin/config';
 import pg from 'pg';
 
 export interface DatabaseOutage {
@@ -5,9 +6,13 @@ export interface DatabaseOutage {
   end(): Promise<void>;
 }
 
+/** The server of `url` as its administrator (a service's own role may not close its database). */
 async function admin<T>(url: string, run: (client: pg.Client, name: string) => Promise<T>): Promise<T> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  const administrator = new URL(adminUrlFor(undefined));
+  target.username = administrator.username;
+  target.password = administrator.password;
   target.pathname = '/postgres';
   const client = new pg.Client({ connectionString: target.toString() });
   await client.connect();

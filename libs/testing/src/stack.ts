@@ -7,7 +7,7 @@ import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
 import { asService } from '@coin/startup/runtime';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { isolatedDatabases } from './databases.ts';
+import { serviceDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
 import { ensureServers } from './servers.ts';
 
@@ -34,12 +34,19 @@ export interface Stack {
 
 /**
  * Starts services and the gateway in-process against the real servers, each service with a fresh
- * database of its own, the gateway on a free port. `stop` stops everything and drops the databases.
+ * database of its own, reached as its own role (migrated at start as the migration role), the
+ * gateway on a free port. `stop` stops everything and drops the databases.
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   await ensureServers();
   const names = Object.keys(opts.services);
-  const dbs = isolatedDatabases(names);
+  // A database the test names itself (an upgraded fixture, one shared by two stacks) is the test's
+  // own: the service migrates it with that URL unless a migration URL is named too.
+  const named = (n: string) => opts.env?.[`${n.toUpperCase()}_DATABASE_URL`];
+  const dbs = await serviceDatabases(names.filter((n) => !named(n)));
+  const migrationUrls = Object.fromEntries(
+    names.filter(named).map((n) => [`${n.toUpperCase()}_MIGRATION_DATABASE_URL`, named(n)!]),
+  );
   // The stack's own subjects, stream and consumers: stacks running side by side (and earlier runs'
   // events) never reach each other.
   const env: NodeJS.ProcessEnv = {
@@ -50,6 +57,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...process.env,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...dbs.env,
+    ...migrationUrls,
     ...opts.env,
   };
   const running = new Map<string, Stoppable>();

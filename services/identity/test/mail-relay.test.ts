@@ -22,6 +22,7 @@ const delivered: string[] = [];
 beforeAll(async () => {
   db = await openDatabase({
     url: dbs.env.IDENTITYMAIL_DATABASE_URL,
+    migrationUrl: dbs.env.IDENTITYMAIL_MIGRATION_DATABASE_URL,
     migrations: identityMigrations,
     log,
   });

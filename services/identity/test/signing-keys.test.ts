@@ -74,7 +74,7 @@ describe('signing keys in the database', () => {
   it('eight replicas preparing their keys at once on an empty database create one between them', async () => {
     const url = freshDatabase();
     const dbs: Database[] = [];
-    for (let i = 0; i < 8; i++) dbs.push(await openDatabase({ url, migrations: identityMigrations, log }));
+    for (let i = 0; i < 8; i++) dbs.push(await openDatabase({ url, migrationUrl: url, migrations: identityMigrations, log }));
     try {
       const kek = keyEncryption(Buffer.from(newKek(), 'base64'));
       const results = await Promise.all(dbs.map((db) => prepareSigningKeys(db, kek, 3600)));
@@ -87,7 +87,7 @@ describe('signing keys in the database', () => {
 
   it('encrypts a key release 1.0.0 stored in plain text, and keeps signing with it', async () => {
     const url = freshDatabase();
-    const db = await openDatabase({ url, migrations: identityMigrations, log });
+    const db = await openDatabase({ url, migrationUrl: url, migrations: identityMigrations, log });
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const kid = randomUUID();
     const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' };

@@ -20,6 +20,7 @@ let db: Database;
 beforeAll(async () => {
   db = await openDatabase({
     url: dbs.env.WALLETEVENT_DATABASE_URL,
+    migrationUrl: dbs.env.WALLETEVENT_MIGRATION_DATABASE_URL,
     migrations: walletMigrations,
     log,
   });

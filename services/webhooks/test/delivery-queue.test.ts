@@ -126,8 +126,9 @@ describe('the webhook-delivery queue', () => {
          FROM generate_series(1, $1::int)`,
       [history],
     );
-    // The statistics autovacuum keeps in production (a test server may run without it).
-    await queryDatabase(svc.env.WEBHOOKS_DATABASE_URL!, 'ANALYZE deliveries');
+    // The statistics autovacuum keeps in production (a test server may run without it); only the
+    // table's owner, the migration role, may gather them.
+    await queryDatabase(svc.env.WEBHOOKS_MIGRATION_DATABASE_URL!, 'ANALYZE deliveries');
     // Postgres's counters of the table, each connection's reported at its next idle moment.
     const counters = async () => {
       const [row] = await queryDatabase<{ scans: string; read_in_full: string }>(
