@@ -3,9 +3,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { callOperation, connectBus } from '@coin/bus';
+import { adminUrlFor } from '@coin/config';
+import { identity } from '@coin/contracts';
 import { dropDatabase, ensureDatabase, migrateDatabase, type NamedMigration } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
-import { eventuallyPasses, type Stack } from '@coin/testing';
+import { eventuallyPasses, queryDatabase, type Stack, withOwnRoles } from '@coin/testing';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { identityMigrations } from '../services/identity/src/migrations/index.ts';
@@ -97,6 +100,17 @@ afterAll(async () => {
   );
 });
 
+/** The webhook secret identity gives the webhooks service for the partner. */
+async function webhookSecretOf(env: NodeJS.ProcessEnv, partnerId: string): Promise<string | null> {
+  const nc = await connectBus(env.NATS_URL!, 'upgrade-test', env.NATS_NAMESPACE!);
+  try {
+    return (await callOperation(nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs: 10_000 }))
+      .webhookSecret;
+  } finally {
+    await nc.close();
+  }
+}
+
 function psqlFile(url: string, file: string) {
   return promisify(execFile)('psql', [
     '-X',
@@ -124,10 +138,19 @@ describe(`upgrade from release ${manifest.release}: the current code on database
   it('applies every newer migration, expands only, and serves the old data', async () => {
     const suffix = randomBytes(4).toString('hex');
     for (const s of SERVICES) {
-      urls[s] =
-        `${(process.env.DATABASE_URL_BASE ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '')}/coin_t_${s}_u${suffix}`;
+      const url = new URL(adminUrlFor(undefined));
+      url.pathname = `/coin_t_${s}_u${suffix}`;
+      urls[s] = url.toString();
       await ensureDatabase(urls[s]);
       await psqlFile(urls[s], `${FIXTURE}${s}.sql`);
+    }
+    // What an operator does before upgrading (CHANGELOG): the databases handed to the migration role,
+    // each service given its own role; the services then migrate as the one and run as the other.
+    const roles: Record<string, string> = {};
+    for (const s of SERVICES) {
+      const own = await withOwnRoles(s, new URL(urls[s]).pathname.slice(1));
+      roles[`${s.toUpperCase()}_DATABASE_URL`] = own.url;
+      roles[`${s.toUpperCase()}_MIGRATION_DATABASE_URL`] = own.migrationUrl;
     }
     const before = new Map<string, Schema>();
     for (const s of SERVICES) before.set(s, await schemaOf(urls[s]));
@@ -140,7 +163,7 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       // The fixture was recorded days ago, past the 72 hours a key is kept, and the wallet purges
       // expired keys as it starts: the key's replay below checks that the upgrade kept it.
       WALLET_IDEMPOTENCY_TTL_HOURS: String(10 * 365 * 24),
-      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_DATABASE_URL`, urls[s]])),
+      ...roles,
     });
     const migrationsAfter = await migrationsOf();
     const found: string[] = [];
@@ -193,6 +216,17 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       keys.map(() => [null, 'v1.']),
     );
     expect(keys.map((k) => k.kid)).toContain(decodeProtectedHeader(token).kid);
+    // 1.0.0 kept webhook secrets in plain text: now encrypted at rest, the same secret to the webhooks service.
+    const fixtureSecret = readFileSync(`${FIXTURE}identity.sql`, 'utf8').match(/whsec_[A-Za-z0-9+/=]+/)![0];
+    const [secrets] = await queryDatabase<{ plain: string | null; sealed: string | null }>(
+      urls.identity,
+      'SELECT webhook_secret AS plain, webhook_secret_encrypted AS sealed FROM partners WHERE partner_id = $1',
+      [manifest.partner.partnerId],
+    );
+    expect(secrets.plain).toBeNull();
+    expect(secrets.sealed?.startsWith('v1.')).toBe(true);
+    expect(secrets.sealed).not.toContain(fixtureSecret.slice(6, 26));
+    expect(await webhookSecretOf(stack.env, manifest.partner.partnerId)).toBe(fixtureSecret);
     const sdk = partnerClient(stack.api, token);
     for (const [userId, coins] of Object.entries(manifest.balances as Record<string, string>))
       expect(Number((await sdk.getBalance({ userId })).coins).toFixed(2)).toBe(coins);

@@ -30,7 +30,7 @@ const load = serviceConfig('identity', {
   EMAIL_CODE_MAX_ATTEMPTS: integer(5),
   /** The least time between two codes for one account (resend-code). */
   EMAIL_CODE_RESEND_SECONDS: integer(60),
-  /** Encrypts the private signing keys in the database; required in production mode. */
+  /** Encrypts the private signing keys and the webhook signing secrets in the database; required in production mode. */
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
   /** The key KEY_ENCRYPTION_KEY replaced: still decrypts, and what it encrypted is re-encrypted at start. */
   KEY_ENCRYPTION_KEY_PREVIOUS: keyEncryptionKey,
@@ -49,7 +49,7 @@ export function identityConfig(env: NodeJS.ProcessEnv) {
     );
   if (config.APP_MODE === 'production' && config.KEY_ENCRYPTION_KEY === undefined)
     throw new Error(
-      'invalid configuration: KEY_ENCRYPTION_KEY: is required in production mode (it encrypts the private signing keys at rest)',
+      'invalid configuration: KEY_ENCRYPTION_KEY: is required in production mode (it encrypts the private signing keys and webhook secrets at rest)',
     );
   return config;
 }

@@ -2,6 +2,7 @@ import type { NatsConnection } from '@coin/bus';
 import type { Database } from '@coin/db';
 import type { IdentityConfig } from './config.ts';
 import type { MailRelay } from './domain/mail/mail-relay.ts';
+import type { KeyEncryption } from './domain/security/key-encryption.ts';
 import type { TokenSigner } from './domain/security/token-signer.ts';
 
 export interface IdentityDeps {
@@ -10,4 +11,6 @@ export interface IdentityDeps {
   config: IdentityConfig;
   signer: TokenSigner;
   mail: MailRelay;
+  /** Encrypts the webhook signing secrets at rest (domain/security/webhook-secrets.ts). */
+  kek: KeyEncryption;
 }

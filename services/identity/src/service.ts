@@ -6,6 +6,7 @@ import { createMailTransport } from './domain/mail/transport.ts';
 import { configuredKeyEncryption } from './domain/security/key-encryption.ts';
 import { prepareSigningKeys } from './domain/security/signing-keys.ts';
 import { createTokenSigner } from './domain/security/token-signer.ts';
+import { encryptWebhookSecrets } from './domain/security/webhook-secrets.ts';
 import { identityMigrations } from './migrations/index.ts';
 import { apiKeyHandlers } from './operations/api-keys.ts';
 import { createAccountUserHandler } from './operations/create-account-user.ts';
@@ -30,6 +31,12 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
           keys,
           'signing keys ready (a first key created, or keys encrypted under KEY_ENCRYPTION_KEY)',
         );
+      const webhookSecrets = await encryptWebhookSecrets(db, kek, log);
+      if (webhookSecrets.written)
+        log.info(
+          { webhookSecrets },
+          'webhook secrets encrypted under KEY_ENCRYPTION_KEY (plain text or the previous key before)',
+        );
       const signer = createTokenSigner(db, kek);
       const mail = background(
         startMailRelay({
@@ -45,7 +52,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         }),
         'mail relay',
       );
-      const deps: IdentityDeps = { db, nc, config, signer, mail };
+      const deps: IdentityDeps = { db, nc, config, signer, mail, kek };
       return [
         registerPartnerHandler(deps),
         loginHandler(deps),

@@ -3,6 +3,7 @@ import { identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
 import { findPartner } from '../domain/partners/partner-store.ts';
+import { openWebhookSecret } from '../domain/security/webhook-secrets.ts';
 
 export function getJwksHandler(deps: IdentityDeps) {
   return handle(identity.getJwks, async () => deps.signer.jwks());
@@ -29,7 +30,7 @@ export function getPartnerHandler(deps: IdentityDeps) {
     return {
       ...profile,
       webhookUrl: partner.webhookUrl,
-      webhookSecret: partner.webhookSecret,
+      webhookSecret: openWebhookSecret(deps.kek, partnerId, partner.webhookSecret),
       webhookEvents: partner.webhookEvents,
     };
   });

@@ -8,6 +8,7 @@ import { insertPartner } from '../domain/partners/partner-store.ts';
 import { partnerView } from '../domain/partners/partner-view.ts';
 import { hashPassword } from '../domain/security/passwords.ts';
 import { newClientId, newWebhookSecret } from '../domain/security/secrets.ts';
+import { sealWebhookSecret } from '../domain/security/webhook-secrets.ts';
 
 export function registerPartnerHandler(deps: IdentityDeps) {
   return handle(identity.registerPartner, async ({ body }) => {
@@ -31,7 +32,7 @@ export function registerPartnerHandler(deps: IdentityDeps) {
       userDetailsUrl: body.userDetailsUrl,
       passwordHash: await hashPassword(body.password),
       webhookUrl: body.webhookUrl ?? null,
-      webhookSecret: body.webhookUrl ? newWebhookSecret() : null,
+      webhookSecret: body.webhookUrl ? sealWebhookSecret(deps.kek, partnerId, newWebhookSecret()) : null,
     });
     return partnerView(partner);
   });

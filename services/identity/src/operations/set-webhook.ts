@@ -5,6 +5,7 @@ import { urlRefusal } from '@coin/outbound';
 import type { IdentityDeps } from '../deps.ts';
 import { setWebhook } from '../domain/partners/partner-store.ts';
 import { newWebhookSecret } from '../domain/security/secrets.ts';
+import { openWebhookSecret, sealWebhookSecret } from '../domain/security/webhook-secrets.ts';
 
 /**
  * The signing secret is kept across URL changes unless the partner asks for a new one; the event
@@ -15,10 +16,11 @@ export function setWebhookHandler(deps: IdentityDeps) {
     const refusal = urlRefusal(body.url, deps.config.APP_MODE);
     if (refusal) throw AppError.badRequest(`url ${refusal}`);
     const target = { url: body.url, events: body.events ?? null };
-    const set = await setWebhook(deps.db.em, partnerId, target, newWebhookSecret(), body.rotateSecret);
+    const sealed = sealWebhookSecret(deps.kek, partnerId, newWebhookSecret());
+    const set = await setWebhook(deps.db.em, partnerId, target, sealed, body.rotateSecret);
     if (!set) throw AppError.notFound('partner not found');
     // Webhooks replicas drop their cached URL, secret and kinds: the next event and attempt use these.
     broadcast(deps.nc, partnerEndpointChanged.subject, partnerEndpointChanged.schema, { partnerId });
-    return set;
+    return { ...set, secret: openWebhookSecret(deps.kek, partnerId, set.secret)! };
   });
 }

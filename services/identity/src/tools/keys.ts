@@ -3,7 +3,8 @@
  * keeps the previous one verifying for N seconds (SIGNING_KEY_OVERLAP_SECONDS by default);
  * `npm run keys:list -w @coin/identity` lists the keys and their state;
  * `npm run keys:decrypt-for-rollback -w @coin/identity` writes the private keys back in plain
- * text, for release 1.0.0 only (CHANGELOG). See docs/operating/security.md, "Signing keys".
+ * text (for release 1.0.0 only) and the webhook secrets (for a release before their encryption), as
+ * CHANGELOG.md says. See docs/operating/security.md, "Signing keys".
  */
 import { parseArgs } from 'node:util';
 import { runCommand } from '@coin/startup';
@@ -15,6 +16,7 @@ import {
   prepareSigningKeys,
   rotateSigningKey,
 } from '../domain/security/signing-keys.ts';
+import { decryptWebhookSecretsForRollback } from '../domain/security/webhook-secrets.ts';
 import { identityMigrations } from '../migrations/index.ts';
 
 const { positionals, values } = parseArgs({
@@ -38,8 +40,9 @@ await runCommand('identity-keys', config, async ({ database, log }) => {
   const kek = configuredKeyEncryption(config, (message) => log.warn(message));
   if (command === 'decrypt-for-rollback') {
     const written = await decryptForRollback(db, kek);
+    const secrets = await decryptWebhookSecretsForRollback(db, kek);
     console.log(
-      `${written} private keys written in plain text for release 1.0.0; start 1.0.0's identity now`,
+      `${written} private keys and ${secrets} webhook secrets written in plain text for the previous release; start its identity now`,
     );
     return 0;
   }

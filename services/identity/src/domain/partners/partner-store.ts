@@ -15,6 +15,7 @@ export interface PartnerRecord {
   userDetailsUrl: string;
   passwordHash: string;
   webhookUrl: string | null;
+  /** As stored: encrypted, or in plain text from the previous release (security/webhook-secrets.ts). */
   webhookSecret: string | null;
   /** The event kinds sent; null: every kind. */
   webhookEvents: webhooks.EventKind[] | null;
@@ -24,10 +25,13 @@ export interface PartnerRecord {
 
 export type NewPartner = Omit<PartnerRecord, 'createdAt' | 'webhookEvents'>;
 
+/** The newer of the two: a plain-text secret is one the previous release wrote during a rolling update. */
+const STORED_SECRET = 'COALESCE(webhook_secret, webhook_secret_encrypted)';
+
 const COLUMNS = `id, partner_id AS "partnerId", application_name AS "applicationName", client_id AS "clientId",
   redirect_url AS "redirectUrl", web_redirect_url AS "webRedirectUrl", mobile_redirect_url AS "mobileRedirectUrl",
   email, partner_name AS "partnerName", user_details_url AS "userDetailsUrl", password_hash AS "passwordHash",
-  webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret",
+  webhook_url AS "webhookUrl", ${STORED_SECRET} AS "webhookSecret",
   webhook_events AS "webhookEvents", created_at AS "createdAt"`;
 
 /** The e-mail's unique index decides between concurrent sign-ups: the loser gets 409 DUPLICATE. */
@@ -35,7 +39,7 @@ export async function insertPartner(em: EntityManager, p: NewPartner): Promise<P
   return insertUnique<PartnerRecord>(
     em,
     `INSERT INTO partners (id, partner_id, application_name, client_id, redirect_url, web_redirect_url,
-       mobile_redirect_url, email, partner_name, user_details_url, password_hash, webhook_url, webhook_secret)
+       mobile_redirect_url, email, partner_name, user_details_url, password_hash, webhook_url, webhook_secret_encrypted)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
     [
       p.id,
@@ -74,8 +78,8 @@ export function subscribedKinds(events: webhooks.EventKind[] | null): webhooks.E
 
 /**
  * Sets the webhook URL and the event kinds sent to it (null: every kind); the signing secret is
- * kept unless there is none yet or `newSecret` replaces it. Returns the URL, the secret and the
- * kinds in force, or undefined for an unknown partner.
+ * kept unless there is none yet or `newSecret` (encrypted) replaces it. Returns the URL, the secret
+ * as stored and the kinds in force, or undefined for an unknown partner.
  */
 export async function setWebhook(
   em: EntityManager,
@@ -88,10 +92,12 @@ export async function setWebhook(
     em,
     `UPDATE partners
         SET webhook_url = $2,
-            webhook_secret = CASE WHEN webhook_secret IS NULL OR $4 THEN $3 ELSE webhook_secret END,
+            webhook_secret_encrypted = CASE WHEN ${STORED_SECRET} IS NULL OR $4 THEN $3
+                                            ELSE webhook_secret_encrypted END,
+            webhook_secret = CASE WHEN $4 THEN NULL ELSE webhook_secret END,
             webhook_events = $5::text[],
             updated_at = now()
-      WHERE partner_id = $1 RETURNING webhook_url AS url, webhook_secret AS secret, webhook_events AS events`,
+      WHERE partner_id = $1 RETURNING webhook_url AS url, ${STORED_SECRET} AS secret, webhook_events AS events`,
     [partnerId, target.url, newSecret, rotate, target.events],
   );
   return row && { ...row, events: subscribedKinds(row.events) };

@@ -20,7 +20,9 @@ function fingerprint(key: Buffer): string {
 }
 
 export interface KeyEncryption {
-  /** AES-256-GCM under the current key; `context` (the key id) is authenticated with it. */
+  /** The current key's fingerprint, which every ciphertext under it carries (`v1.<keyId>.…`). */
+  keyId: string;
+  /** AES-256-GCM under the current key; `context` (what it is, e.g. the key id) is authenticated with it. */
   encrypt(plain: string, context: string): string;
   decrypt(sealed: string, context: string): string;
   /** Whether `sealed` is under the current key (one under the previous key is re-encrypted). */
@@ -28,14 +30,16 @@ export interface KeyEncryption {
 }
 
 /**
- * Private signing keys are kept encrypted at rest with a key that lives outside the database (the
- * environment, from a secret). `previous` still decrypts during a rotation of that key.
+ * Private signing keys and webhook signing secrets are kept encrypted at rest with a key that lives
+ * outside the database (the environment, from a secret). `previous` still decrypts during a rotation
+ * of that key.
  */
 export function keyEncryption(current: Buffer, previous?: Buffer): KeyEncryption {
   const keys = new Map([[fingerprint(current), current]]);
   if (previous) keys.set(fingerprint(previous), previous);
   const currentId = fingerprint(current);
   return {
+    keyId: currentId,
     encrypt(plain, context) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
@@ -47,11 +51,11 @@ export function keyEncryption(current: Buffer, previous?: Buffer): KeyEncryption
     },
     decrypt(sealed, context) {
       const [format, keyId, iv, body, tag] = sealed.split('.');
-      if (format !== FORMAT) throw new Error(`unknown private-key encryption format ${format}`);
+      if (format !== FORMAT) throw new Error(`the secret ${context}: unknown encryption format ${format}`);
       const key = keys.get(keyId);
       if (!key)
         throw new Error(
-          `private signing key ${context} is encrypted under key-encryption key ${keyId}, which is neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS`,
+          `the secret ${context} is encrypted under key-encryption key ${keyId}, which is neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS`,
         );
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAAD(Buffer.from(context));
@@ -75,7 +79,7 @@ export function configuredKeyEncryption(
   if (config.KEY_ENCRYPTION_KEY)
     return keyEncryption(config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
   warn(
-    'KEY_ENCRYPTION_KEY is not set: private signing keys are encrypted with the public development key (never do this with real partners)',
+    'KEY_ENCRYPTION_KEY is not set: private signing keys and webhook secrets are encrypted with the public development key (never do this with real partners)',
   );
   return keyEncryption(
     parseKeyEncryptionKey(DEVELOPMENT_KEY_ENCRYPTION_KEY)!,
