@@ -130,7 +130,9 @@ describe('a service starting', () => {
         LEADERBOARD_DATABASE_URL: dbs.env.LEADERBOARD_DATABASE_URL,
       };
       delete env.LEADERBOARD_MIGRATION_DATABASE_URL;
-      await expect(starters.leaderboard(env)).rejects.toThrow(/migration\(s\) not applied \(0000-outbox, /);
+      await expect(starters.leaderboard(env)).rejects.toThrow(
+        /leaderboard: \d+ migration\(s\) not applied \(events-/,
+      );
     } finally {
       await dbs.drop();
     }

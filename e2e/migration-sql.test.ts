@@ -23,6 +23,7 @@ const APPLIED: Record<string, string> = {
   'identity/0006-signing-key-rotation': '8d1b82c7d5e9f2cd',
   'identity/0007-webhook-events': 'fbaff4fbf62b1f7d',
   'identity/0008-parked-mail-index': '4cba88fb4a433661',
+  'identity/0009-webhook-secret-encrypted': '6cd0aacde37a0810',
   'leaderboard/events-applied-events': 'f7dddda03630bd29',
   'leaderboard/events-applied-events-retention': '38820ec3f379239c',
   'leaderboard/0001-standings': '2074146c70f49443',
