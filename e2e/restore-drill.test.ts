@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropDatabase } from '@coin/db';
-import { eventuallyPasses, type Stack } from '@coin/testing';
+import { eventuallyPasses, type Stack, withOwnRoles } from '@coin/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
@@ -18,11 +18,12 @@ const SERVICES = ['identity', 'onboarding', 'wallet', 'rules', 'leaderboard', 'w
 const FAST = { AUTH_RATE_LIMIT_MAX: '1000', REWARD_RETRY_POLL_MS: '100', REWARD_RETRY_BASE_MS: '100' };
 const stacks: Stack[] = [];
 const restored: Record<string, string> = {};
+const restoredAdmin: string[] = [];
 let backupDir: string | undefined;
 
 afterAll(async () => {
   for (const s of stacks) await s.stop().catch(() => undefined);
-  await Promise.all(Object.values(restored).map((url) => dropDatabase(url).catch(() => undefined)));
+  await Promise.all(restoredAdmin.map((url) => dropDatabase(url).catch(() => undefined)));
   if (backupDir) await rm(backupDir, { recursive: true, force: true });
 });
 
@@ -108,12 +109,14 @@ describe('restore drill: the scheduled backup while transfers run, restored into
     await live.stop();
     stacks.pop();
 
-    // Fresh databases; the stream and the partner's index as a new environment would have them.
+    // Fresh databases and their roles (npm run db:roles); the stream and the partner's index as a new
+    // environment would have them.
     const suffix = randomBytes(4).toString('hex');
     for (const s of SERVICES) {
-      const url = new URL(live.env.DATABASE_URL_BASE ?? 'postgres://postgres@127.0.0.1:5432');
-      url.pathname = `/coin_t_${s}_r${suffix}`;
-      restored[`${s.toUpperCase()}_DATABASE_URL`] = url.toString();
+      const own = await withOwnRoles(s, `coin_t_${s}_r${suffix}`);
+      restored[`${s.toUpperCase()}_DATABASE_URL`] = own.url;
+      restored[`${s.toUpperCase()}_MIGRATION_DATABASE_URL`] = own.migrationUrl;
+      restoredAdmin.push(own.adminUrl);
     }
     const env = { ...live.env, ...restored };
     const restore = await runCommand(
@@ -127,7 +130,7 @@ describe('restore drill: the scheduled backup while transfers run, restored into
     const again = await runCommand('backup/src/restore-command.ts', ['--latest', backupDir], env);
     expect(again.code).toBe(1);
     expect(again.output).toMatch(/restore failed: \w+: coin_t_\w+ is not empty/);
-    const urls = Object.values(restored);
+    const urls = SERVICES.map((s) => restored[`${s.toUpperCase()}_DATABASE_URL`]);
     const appliedAtRestore = new Set(
       (await queryEach<{ event_id: string }>(urls, 'SELECT event_id FROM applied_events')).map(
         (r) => r.event_id,

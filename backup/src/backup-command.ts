@@ -2,15 +2,16 @@
  * `npm run db:backup -- <directory>`: dumps every service database (pg_dump, custom format) into the
  * directory, in BACKUP_ORDER, with a manifest; prints each dump. `-- --into <root> [--keep <n>]`, as
  * the schedule runs it (k8s backup CronJob): into a new directory of `root` named by the time, then
- * deletes the backups past the newest `n`. Reads the same variables as the
- * services (`<SERVICE>_DATABASE_URL`, or `DATABASE_URL_BASE`). Needs PostgreSQL's client tools, of the
+ * deletes the backups past the newest `n`. Connects as each database's owner, the migration role
+ * (`<SERVICE>_MIGRATION_DATABASE_URL`, or `coin_migrate` on `DATABASE_URL_BASE`'s server). Needs
+ * PostgreSQL's client tools, of the
  * server's major version or newer. Exits 1 when a database cannot be dumped.
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { baseConfigSchema, loadConfig, migrationUrlFor } from '@coin/config';
 import { runCommand } from '@coin/startup';
 import pg from 'pg';
 import { type DatabaseDump, pruneBackups, writeManifest } from './manifest.ts';
@@ -49,7 +50,7 @@ async function backup(): Promise<number> {
   const startedAt = new Date().toISOString();
   const databases: DatabaseDump[] = [];
   for (const service of BACKUP_ORDER) {
-    const url = databaseUrlFor(service);
+    const url = migrationUrlFor(service);
     const file = `${service}.dump`;
     const began = new Date();
     const migrations = await appliedMigrations(url);

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { connectBus, namesOf } from '@coin/bus';
+import { type BaseConfig, natsTls, redisOptions } from '@coin/config';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Redis } from 'ioredis';
 
@@ -7,8 +9,14 @@ import { Redis } from 'ioredis';
  * are the source of every event, and a stream kept from after the backup would hold events the
  * restored databases never wrote. The services recreate it, and their consumers, at start.
  */
-export async function deleteEventStream(natsUrl: string, namespace: string): Promise<boolean> {
-  const nc = await connectBus(natsUrl, 'restore', namespace);
+export async function deleteEventStream(config: BaseConfig): Promise<boolean> {
+  const nc = await connectBus(
+    config.NATS_URL,
+    'restore',
+    config.NATS_NAMESPACE,
+    config.NATS_NKEY_SEED,
+    natsTls(config),
+  );
   try {
     const jsm = await jetstreamManager(nc);
     return await jsm.streams.delete(namesOf(nc).stream).catch(() => false);
@@ -22,8 +30,8 @@ export async function deleteEventStream(natsUrl: string, namespace: string): Pro
  * standings, not the restored ones. Each board, lacking its `ready` key, is served from Postgres and
  * rebuilt by the leaderboard service at start.
  */
-export async function clearLeaderboardIndex(redisUrl: string, pattern: string): Promise<number> {
-  const redis = new Redis(redisUrl);
+export async function clearLeaderboardIndex(config: BaseConfig, pattern: string): Promise<number> {
+  const redis = new Redis(config.REDIS_URL, redisOptions(config, readFileSync));
   try {
     let deleted = 0;
     let cursor = '0';

@@ -1,15 +1,16 @@
 /**
  * `npm run db:restore -- <backup directory> [--replay-hours 24] [--leaderboard-keys 'lb:v1:*']`
  * (`--latest <root>`: the newest complete backup a schedule made in root):
- * restores every service database of a backup into new, empty databases (the services' variables,
- * `<SERVICE>_DATABASE_URL` or `DATABASE_URL_BASE`, name them; a database that holds tables is refused),
+ * restores every service database of a backup into new, empty databases, as their migration role
+ * (`<SERVICE>_MIGRATION_DATABASE_URL`, or `coin_migrate` on `DATABASE_URL_BASE`'s server; create the
+ * databases and roles first with `npm run db:roles`; a database that holds tables is refused),
  * then makes the rest agree with them: events published but applied by no restored consumer are queued
  * again in their outbox, the JetStream event stream is deleted (the services rebuild it from the
  * outboxes), and the leaderboard's Redis index is cleared (rebuilt from Postgres). Start the services
- * afterwards; they migrate a backup of an older release on start.
+ * afterwards, once `npm run migrate` has brought a backup of an older release up to date.
  */
 import { parseArgs } from 'node:util';
-import { type BaseConfig, baseConfigSchema, databaseUrlFor, loadConfig } from '@coin/config';
+import { type BaseConfig, baseConfigSchema, loadConfig, migrationUrlFor } from '@coin/config';
 import { ensureDatabase } from '@coin/db';
 import { runCommand } from '@coin/startup';
 import pg from 'pg';
@@ -56,7 +57,7 @@ async function restore(config: BaseConfig): Promise<number> {
     if (!dump) throw new Error(`${dir}: the backup has no ${service} database`);
     return dump;
   });
-  const urls = Object.fromEntries(BACKUP_ORDER.map((s) => [s, databaseUrlFor(s)]));
+  const urls = Object.fromEntries(BACKUP_ORDER.map((s) => [s, migrationUrlFor(s)]));
   for (const [service, url] of Object.entries(urls))
     if (!(await isEmpty(url))) throw new Error(`${service}: ${new URL(url).pathname.slice(1)} is not empty`);
 
@@ -79,11 +80,11 @@ async function restore(config: BaseConfig): Promise<number> {
 
   // Kept, the stream would drop the re-queued events as duplicates of their ids (its duplicate window)
   // and its consumers would resume past them: it is always rebuilt.
-  const deleted = await deleteEventStream(config.NATS_URL, config.NATS_NAMESPACE);
+  const deleted = await deleteEventStream(config);
   console.log(
     deleted ? 'event stream deleted: the services rebuild it from the outboxes' : 'no event stream to delete',
   );
-  const keys = await clearLeaderboardIndex(config.REDIS_URL, values['leaderboard-keys']);
+  const keys = await clearLeaderboardIndex(config, values['leaderboard-keys']);
   console.log(`leaderboard index: ${keys} Redis keys deleted; the boards rebuild from Postgres`);
   console.log(`restore of ${dumps.length} databases done (backup started ${manifest.startedAt})`);
   return 0;
