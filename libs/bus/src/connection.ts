@@ -4,6 +4,13 @@ import { bindReplies } from './replies.ts';
 
 export type { NatsConnection };
 
+/** The TLS files of a connection that must be TLS (@coin/config's natsTls reads them from the settings). */
+interface NatsTls {
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+}
+
 /**
  * Where a connection's replies arrive: `_INBOX_<its public key>`. The authorization lets each
  * credential subscribe to its own inboxes only, so no process can read the replies sent to another
@@ -33,6 +40,8 @@ export async function connectBus(
   name: string,
   namespace: string,
   nkeySeed?: string,
+  /** Given, the connection must be TLS (the server's certificate checked against `caFile`). */
+  tls?: NatsTls,
 ): Promise<NatsConnection> {
   const inboxPrefix = nkeySeed ? inboxPrefixFor(publicKeyOf(nkeySeed)) : '_INBOX';
   const credentials = nkeySeed
@@ -48,6 +57,7 @@ export async function connectBus(
     // captured) up front in case it fails later. A failure still has its own stack.
     noAsyncTraces: true,
     ...credentials,
+    ...(tls ? { tls } : {}),
   });
   bindNames(nc, busNames(namespace));
   bindReplies(nc, inboxPrefix);

@@ -4,6 +4,7 @@ import { DEVELOPMENT_DATABASE_SERVER, databaseUrlFor, startMigrationUrlFor } fro
 
 export { runSubcommand } from './command-line.ts';
 export { adminUrlFor, databaseUrlFor, migrationUrlFor } from './database-urls.ts';
+export { natsTls, redisOptions } from './transport.ts';
 
 /**
  * A whole-number setting (a count, milliseconds, seconds): its default and the bounds a value must
@@ -43,7 +44,16 @@ export const baseConfigSchema = z.object({
     .string()
     .regex(/^SU[A-Z2-7]{56}$/, 'must be a NATS user nkey seed (SU followed by 56 base32 characters)')
     .optional(),
+  /** With `tls://` (or any NATS_TLS_* file) the connection must be TLS (the production overlay's). */
+  NATS_TLS_CA_FILE: z.string().optional(),
+  /** A client certificate and its key, for a server that verifies its clients' certificates. */
+  NATS_TLS_CERT_FILE: z.string().optional(),
+  NATS_TLS_KEY_FILE: z.string().optional(),
+  /** `rediss://` for TLS; with AUTH, REDIS_PASSWORD (the production overlay has both). */
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  REDIS_PASSWORD: z.string().optional(),
+  /** The CA that signed the Redis server's certificate, when not a public one. */
+  REDIS_TLS_CA_FILE: z.string().optional(),
   /** The most a Redis command may take before it fails (and the caller falls back or answers 503). */
   REDIS_COMMAND_TIMEOUT_MS: integer(2000),
   /**

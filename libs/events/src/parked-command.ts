@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { connectBus } from '@coin/bus';
-import { baseConfigSchema, loadConfig, runSubcommand } from '@coin/config';
+import { baseConfigSchema, loadConfig, natsTls, runSubcommand } from '@coin/config';
 import { listParked, replayParked } from './parked.ts';
 
 const usage =
@@ -23,6 +23,7 @@ const nc = await connectBus(
   'events-parked-command',
   config.NATS_NAMESPACE,
   config.NATS_NKEY_SEED,
+  natsTls(config),
 );
 try {
   await runSubcommand(usage, positionals, {

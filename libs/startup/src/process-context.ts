@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connectBus, type NatsConnection } from '@coin/bus';
-import type { BaseConfig, DatabaseConfig } from '@coin/config';
+import { type BaseConfig, type DatabaseConfig, natsTls, redisOptions } from '@coin/config';
 import type { Database, NamedMigration } from '@coin/db';
 import { createLogger, type Logger } from '@coin/telemetry';
 import type { Redis } from 'ioredis';
@@ -46,7 +47,13 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
         log.warn(
           'NATS_NKEY_SEED is not set: connecting to NATS without credentials. Only a server without authorization accepts this, and on it any process can call any operation; set a seed per service in production (docs/operating/security.md, "NATS credentials")',
         );
-      const nc = await connectBus(config.NATS_URL, name, config.NATS_NAMESPACE, config.NATS_NKEY_SEED);
+      const nc = await connectBus(
+        config.NATS_URL,
+        name,
+        config.NATS_NAMESPACE,
+        config.NATS_NKEY_SEED,
+        natsTls(config),
+      );
       list.add('bus', { stop: () => nc.drain().catch(() => undefined) });
       return nc;
     },
@@ -77,6 +84,7 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
       const { Redis } = require('ioredis') as typeof import('ioredis');
       // RESP2: script replies keep the shapes the scripts return, whatever the client's default.
       const redis = new Redis(config.REDIS_URL, {
+        ...redisOptions(config, readFileSync),
         protocol: 2,
         maxRetriesPerRequest: 2,
         enableAutoPipelining: true,
