@@ -1,28 +1,29 @@
 # One image for every process: the gateway, each service and the migration job differ only in the
 # entry point given as the command (`services/<name>/src/main.ts`, `scripts/migrate.ts`).
 # Node 24 runs the TypeScript sources directly (type stripping); there is no build step.
+# The base image is pinned by digest (scripts/pin-images.ts finds a tag's current digest), and every
+# install is `npm ci`: the lock's versions exactly, or the build fails.
 
 # The partner dashboard's static files (Vite), which the gateway serves at /dashboard.
-FROM node:24-slim AS dashboard
+FROM node:24-slim@sha256:cd84903a12dbd26b46f1f3b8144a2568c41c5d37ddd0c7a80a34c7a19786b35f AS dashboard
 WORKDIR /app
 COPY . .
-RUN npm install --no-audit --no-fund --workspace=dashboard && npm run build -w @coin/dashboard
+RUN npm ci --no-audit --no-fund --workspace=dashboard && npm run build -w @coin/dashboard
 
-FROM node:24-slim AS deps
+FROM node:24-slim@sha256:cd84903a12dbd26b46f1f3b8144a2568c41c5d37ddd0c7a80a34c7a19786b35f AS deps
 WORKDIR /app
 COPY . .
 COPY --from=dashboard /app/dashboard/dist dashboard/dist
-# Production dependencies of the deployables only (no test harness, no dev tools), then the
-# sources nothing in production runs. `npm install` at the lock's versions rather than `npm ci`:
-# the lock omits other platforms' optional binaries of dev tools, which `npm ci` refuses.
-RUN npm install --omit=dev --no-audit --no-fund \
+# Production dependencies of the deployables only (no test harness, no dev tools), at the lock's
+# versions, then the sources nothing in production runs.
+RUN npm ci --omit=dev --no-audit --no-fund \
       --workspace=services/gateway --workspace=services/identity --workspace=services/onboarding \
       --workspace=services/rules --workspace=services/wallet --workspace=services/leaderboard \
       --workspace=services/webhooks --workspace=backup \
   && rm -rf e2e bench deploy k8s libs/*/test services/*/test dashboard/src dashboard/test \
   && npm cache clean --force
 
-FROM node:24-slim
+FROM node:24-slim@sha256:cd84903a12dbd26b46f1f3b8144a2568c41c5d37ddd0c7a80a34c7a19786b35f
 ENV NODE_ENV=production
 WORKDIR /app
 # pg_dump and pg_restore for the backup CronJob (backup/): PostgreSQL's own repository's client, of a

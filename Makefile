@@ -1,13 +1,17 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
-.PHONY: up test bench fuzz chaos chaos-short install tools browser lint typecheck unit deploy-check alerts
+.PHONY: up test bench fuzz chaos chaos-short install tools browser lint typecheck unit deploy-check alerts audit
 
 # npm itself runs on the machine's Node (20 here), whose version most dependencies' `engines` refuse
 # (40 EBADENGINE warnings). Run it on the project's Node instead, the `node` devDependency's version.
 NODE_VERSION := $(shell node -p "require('./package.json').devDependencies.node")
 NPM := npm exec --yes --package=node@$(NODE_VERSION) -- npm
 
+# `npm ci`: exactly the lock's versions, or a clear refusal when package.json asks for others.
 node_modules/.package-lock.json: package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json e2e/package.json dashboard/package.json)
-	$(NPM) install --no-audit --no-fund
+	@$(NPM) ci --no-audit --no-fund || { \
+	  echo "make install: npm ci failed. If package.json changed, package-lock.json no longer matches it: run" >&2; \
+	  echo "  $(NPM) install" >&2; \
+	  echo "then commit package-lock.json and run make install again." >&2; exit 1; }
 	@touch $@
 
 # Tools outside npm: promtool (Debian's prometheus package) for the alert rules. `make install` tries
@@ -50,7 +54,12 @@ alerts: tools
 	promtool check rules deploy/alerts/coin-rewards.rules.yml
 	promtool test rules deploy/alerts/coin-rewards.test.yml
 
-test: lint typecheck deploy-check alerts unit chaos-short
+# The production dependencies against the registry's advisories: a high or critical one fails unless
+# audit-allowlist.json lists it with a reason (scripts/audit.ts).
+audit: install
+	npm run audit
+
+test: lint typecheck deploy-check alerts audit unit chaos-short
 
 bench: install
 	npm run bench
