@@ -6,8 +6,14 @@ import type { Problem } from './kubernetes.ts';
 
 const require = createRequire(import.meta.url);
 
+interface ComposeService {
+  depends_on?: string[] | Record<string, unknown>;
+  healthcheck?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+}
 interface ComposeFile {
-  services?: Record<string, { depends_on?: string[] | Record<string, unknown>; healthcheck?: unknown }>;
+  services?: Record<string, ComposeService>;
 }
 
 /** The formats the Compose schema names, as Compose parses them. */
@@ -61,6 +67,7 @@ export async function validateCompose(file: string, source = file): Promise<Prob
     }
   }
   const services = doc?.services ?? {};
+  problems.push(...databaseRoles(services).map((message) => ({ source, ...message })));
   for (const [name, service] of Object.entries(services)) {
     const deps = Array.isArray(service?.depends_on)
       ? service.depends_on
@@ -72,6 +79,37 @@ export async function validateCompose(file: string, source = file): Promise<Prob
           resource: `/services/${name}`,
           message: `depends_on names no service: ${dep}`,
         });
+  }
+  return problems;
+}
+
+/**
+ * Each service connects as its own role to its own database (`<SERVICE>_DATABASE_URL`, user and
+ * database `coin_<service>`) and holds no migration or administrator URL; the gateway holds none.
+ */
+function databaseRoles(services: Record<string, ComposeService>): { resource: string; message: string }[] {
+  const problems: { resource: string; message: string }[] = [];
+  for (const [name, service] of Object.entries(services)) {
+    const runs = service?.command
+      ?.map((a) => /^services\/([\w-]+)\/src\/main\.ts$/.exec(a)?.[1])
+      .find(Boolean);
+    if (!runs) continue;
+    const env = service.environment ?? {};
+    const resource = `/services/${name}`;
+    for (const key of Object.keys(env))
+      if (
+        /MIGRATION_DATABASE_URL$|^DATABASE_ADMIN_URL$/.test(key) ||
+        (runs === 'gateway' && /_DATABASE_URL$/.test(key))
+      )
+        problems.push({ resource, message: `${key}: a service holds only its own database role` });
+    if (runs === 'gateway') continue;
+    const url = env[`${runs.toUpperCase()}_DATABASE_URL`];
+    const parsed = url && URL.canParse(url) ? new URL(url) : undefined;
+    if (parsed?.username !== `coin_${runs}` || parsed.pathname !== `/coin_${runs}`)
+      problems.push({
+        resource,
+        message: `${runs.toUpperCase()}_DATABASE_URL must name its own role and database (coin_${runs}), not ${url ?? 'nothing'}`,
+      });
   }
   return problems;
 }

@@ -128,6 +128,29 @@ describe('deployment files', () => {
     expect(text).toContain('/services/otel-collector: depends_on names no service: jaegr');
   });
 
+  it("refuses a compose service on another's database role, the shared superuser or a migration URL", async () => {
+    const dir = await brokenCopy('docker-compose.yml', (t) =>
+      t
+        .replace(
+          'LEADERBOARD_DATABASE_URL: postgres://coin_leaderboard:dev-only-password@postgres:5432/coin_leaderboard',
+          'LEADERBOARD_DATABASE_URL: postgres://coin_wallet:dev-only-password@postgres:5432/coin_wallet',
+        )
+        .replace(
+          'WALLET_DATABASE_URL: postgres://coin_wallet:dev-only-password@postgres:5432/coin_wallet',
+          'WALLET_DATABASE_URL: postgres://postgres:dev-only-password@postgres:5432/coin_wallet\n      WALLET_MIGRATION_DATABASE_URL: postgres://coin_migrate:x@postgres:5432/coin_wallet',
+        ),
+    );
+    const problems = await validateCompose(join(dir, 'docker-compose.yml'), 'docker-compose.yml');
+    const text = problems.map((p) => `${p.resource}: ${p.message}`).join('\n');
+    expect(text).toContain(
+      '/services/leaderboard: LEADERBOARD_DATABASE_URL must name its own role and database',
+    );
+    expect(text).toContain('/services/wallet: WALLET_DATABASE_URL must name its own role and database');
+    expect(text).toContain(
+      '/services/wallet: WALLET_MIGRATION_DATABASE_URL: a service holds only its own database role',
+    );
+  });
+
   it('refuses a dashboard panel on a metric no code declares', async () => {
     const dir = await brokenCopy('deploy/grafana/coin-rewards.json', (t) =>
       t.replace('coin_outbox_backlog_events', 'coin_outbox_backlog'),
