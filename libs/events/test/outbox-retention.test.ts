@@ -10,8 +10,12 @@ const dbs = isolatedDatabases(['retentiontest']);
 let db: Database;
 
 beforeAll(async () => {
-  db = await openDatabase({ url: dbs.env.RETENTIONTEST_DATABASE_URL,
-    migrationUrl: dbs.env.RETENTIONTEST_MIGRATION_DATABASE_URL, migrations: outboxMigrations, log });
+  db = await openDatabase({
+    url: dbs.env.RETENTIONTEST_DATABASE_URL,
+    migrationUrl: dbs.env.RETENTIONTEST_MIGRATION_DATABASE_URL,
+    migrations: outboxMigrations,
+    log,
+  });
 });
 
 afterAll(async () => {

@@ -26,8 +26,12 @@ const queue: JobQueue = {
 };
 
 beforeAll(async () => {
-  db = await openDatabase({ url: dbs.env.JOBSTEST_DATABASE_URL,
-    migrationUrl: dbs.env.JOBSTEST_MIGRATION_DATABASE_URL, migrations: [], log });
+  db = await openDatabase({
+    url: dbs.env.JOBSTEST_DATABASE_URL,
+    migrationUrl: dbs.env.JOBSTEST_MIGRATION_DATABASE_URL,
+    migrations: [],
+    log,
+  });
   await boundQuery(
     db.em.fork(),
     `CREATE TABLE test_jobs (

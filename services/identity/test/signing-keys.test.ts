@@ -74,7 +74,8 @@ describe('signing keys in the database', () => {
   it('eight replicas preparing their keys at once on an empty database create one between them', async () => {
     const url = freshDatabase();
     const dbs: Database[] = [];
-    for (let i = 0; i < 8; i++) dbs.push(await openDatabase({ url, migrationUrl: url, migrations: identityMigrations, log }));
+    for (let i = 0; i < 8; i++)
+      dbs.push(await openDatabase({ url, migrationUrl: url, migrations: identityMigrations, log }));
     try {
       const kek = keyEncryption(Buffer.from(newKek(), 'base64'));
       const results = await Promise.all(dbs.map((db) => prepareSigningKeys(db, kek, 3600)));

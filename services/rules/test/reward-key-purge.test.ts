@@ -11,8 +11,12 @@ const dbs = isolatedDatabases(['rulespurge']);
 let db: Database;
 
 beforeAll(async () => {
-  db = await openDatabase({ url: dbs.env.RULESPURGE_DATABASE_URL,
-    migrationUrl: dbs.env.RULESPURGE_MIGRATION_DATABASE_URL, migrations: rulesMigrations, log });
+  db = await openDatabase({
+    url: dbs.env.RULESPURGE_DATABASE_URL,
+    migrationUrl: dbs.env.RULESPURGE_MIGRATION_DATABASE_URL,
+    migrations: rulesMigrations,
+    log,
+  });
 });
 
 afterAll(async () => {

@@ -12,8 +12,12 @@ const dbs = isolatedDatabases(['walletpurge']);
 let db: Database;
 
 beforeAll(async () => {
-  db = await openDatabase({ url: dbs.env.WALLETPURGE_DATABASE_URL,
-    migrationUrl: dbs.env.WALLETPURGE_MIGRATION_DATABASE_URL, migrations: walletMigrations, log });
+  db = await openDatabase({
+    url: dbs.env.WALLETPURGE_DATABASE_URL,
+    migrationUrl: dbs.env.WALLETPURGE_MIGRATION_DATABASE_URL,
+    migrations: walletMigrations,
+    log,
+  });
 });
 
 afterAll(async () => {
