@@ -8,6 +8,8 @@
  * requests, and in an overlay default-deny networking, TLS for the gateway's Ingress only, and a
  * Postgres connection budget that the pools at their maximum replicas fit. What on-call opens must be
  * ready (on-call.ts): Grafana and Alertmanager in compose, the dashboards in the overlay, a backup schedule.
+ * And its security (security.ts): a database role per service, and in an overlay TLS to Postgres,
+ * NATS and Redis.
  * Exits non-zero naming each problem. `make test` runs it.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { type Problem, renderOverlay, validateManifests } from './kubernetes.ts'
 import { checkOnCall } from './on-call.ts';
 import { checkRunbookCommands } from './runbooks.ts';
 import { checkRuntimeFlags } from './runtime-flags.ts';
+import { checkSecurity } from './security.ts';
 import { checkTopology, describeBudget } from './topology.ts';
 
 /** `k8s/base` and each `k8s/overlays/<name>`: every directory a platform team may apply. */
@@ -63,6 +66,7 @@ export async function checkDeployment(root: string): Promise<CheckResult> {
     const overlay = r.source.startsWith(join('k8s', 'overlays'));
     const topology = await checkTopology(root, r.source, r.yaml, { overlay });
     problems.push(...topology.problems);
+    problems.push(...checkSecurity(r.yaml, { overlay }).map((p) => ({ source: r.source, ...p })));
     if (topology.budget) budgets.push({ source: r.source, text: describeBudget(topology.budget) });
     checked.push({ source: r.source, resources: r.yaml.split(/^---$/m).filter((d) => d.trim()).length });
   }
