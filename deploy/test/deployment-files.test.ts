@@ -266,6 +266,44 @@ describe('deployment files', () => {
     expect(budgets.map((b) => b.source)).toEqual(['k8s/base', 'k8s/overlays/production']);
   });
 
+  it('passes the production overlay with a role per service and TLS to Postgres, NATS and Redis, and refuses one without', async () => {
+    const dir = await brokenCopy('k8s/overlays/production/config.yaml', (t) =>
+      t
+        .replace('NATS_URL: tls://nats:4222', 'NATS_URL: nats://nats:4222')
+        .replace('REDIS_URL: rediss://', 'REDIS_URL: redis://')
+        .replace('?sslmode=verify-full&sslrootcert=/etc/coin/postgres-ca/ca.crt', ''),
+    );
+    const edit = async (file: string, change: (t: string) => string) => {
+      const before = await readFile(join(dir, file), 'utf8');
+      await writeFile(join(dir, file), change(before));
+    };
+    await edit('k8s/overlays/production/nats-config.yaml', (t) => t.replace('        verify: true\n', ''));
+    await edit('k8s/overlays/production/nats-config.yaml', (t) =>
+      t.replace(/ {4}tls \{\n(.*\n){4} {4}\}\n/, ''),
+    );
+    // The leaderboard given the wallet's variable: another service's database.
+    await edit('k8s/base/leaderboard/name.yaml', (t) => t.replace('env: LEADERBOARD', 'env: WALLET'));
+    const { problems } = await checkDeployment(dir);
+    const found = problems.map((p) => `${p.source}: ${p.resource}: ${p.message}`);
+    for (const expected of [
+      'k8s/base: Deployment/leaderboard: WALLET_DATABASE_URL: a service holds only its own database role',
+      'k8s/base: Deployment/leaderboard: LEADERBOARD_DATABASE_URL must connect as coin_leaderboard to coin_leaderboard',
+      'k8s/overlays/production: Deployment/wallet: WALLET_DATABASE_URL has no sslmode=verify-full',
+      'k8s/overlays/production: Job/migrate: IDENTITY_MIGRATION_DATABASE_URL has no sslmode=verify-full',
+      'k8s/overlays/production: Deployment/wallet: NATS_URL nats://nats:4222 is not tls://',
+      'k8s/overlays/production: Deployment/gateway: REDIS_URL redis://redis.cache.svc.cluster.local:6380 is not rediss://',
+      'k8s/overlays/production: ConfigMap/nats: the NATS server takes clients without TLS',
+      'k8s/overlays/production: ConfigMap/nats: the cluster routes are not TLS with certificates checked both ways',
+    ])
+      expect(
+        found.some((f) => f.startsWith(expected)),
+        `${expected}\nin\n${found.join('\n')}`,
+      ).toBe(true);
+    // The files as they are pass: every check above holds there.
+    const ok = await checkDeployment(ROOT);
+    expect(ok.problems).toEqual([]);
+  }, 90_000);
+
   it('refuses a Deployment without a disruption budget or requests, no default deny, an Ingress beside the gateway or without TLS, and pools over max_connections', async () => {
     const dir = await brokenCopy('k8s/base/wallet/kustomization.yaml', (t) =>
       withPatch(
