@@ -24,7 +24,10 @@ interface Container {
 interface Resource {
   kind: string;
   metadata: { name: string };
-  spec?: { template?: { spec?: { containers?: Container[]; initContainers?: Container[] } } };
+  spec?: {
+    template?: { spec?: { containers?: Container[] } };
+    jobTemplate?: { spec?: { template?: { spec?: { containers?: Container[] } } } };
+  };
   data?: Record<string, string>;
 }
 
@@ -90,14 +93,18 @@ export function checkSecurity(yamlText: string, opts: { overlay: boolean }): Omi
       fail(id, `${name} has no sslmode=verify-full with an sslrootcert: production requires TLS to Postgres`);
   };
 
-  for (const w of resources.filter((r) => r.kind === 'Deployment' || r.kind === 'Job')) {
+  for (const w of resources.filter((r) => ['Deployment', 'Job', 'CronJob'].includes(r.kind))) {
     const id = `${w.kind}/${w.metadata.name}`;
-    for (const c of w.spec?.template?.spec?.containers ?? []) {
+    const pod = w.spec?.template?.spec ?? w.spec?.jobTemplate?.spec?.template?.spec;
+    for (const c of pod?.containers ?? []) {
       const env = environment(c, configMaps);
       if (c.envFrom?.some((f) => f.secretRef?.name === 'coin-database'))
         fail(id, 'loads the shared Secret coin-database: each process takes its own credential by key');
       const service = c.args?.map((a) => /^services\/([\w-]+)\/src\/main\.ts$/.exec(a)?.[1]).find(Boolean);
-      const migrates = c.args?.includes('scripts/migrate.ts');
+      // The migrate Job and the backup schedule hold the databases' owner role, the migration role.
+      const migrates = c.args?.some(
+        (a) => a === 'scripts/migrate.ts' || a === 'backup/src/backup-command.ts',
+      );
       if (service || (c.args && !migrates))
         for (const name of env.values.keys())
           if (
@@ -118,7 +125,8 @@ export function checkSecurity(yamlText: string, opts: { overlay: boolean }): Omi
       if (migrates)
         for (const s of SERVICES)
           databaseUrl(id, env, `${s.toUpperCase()}_MIGRATION_DATABASE_URL`, 'coin_migrate', `coin_${s}`);
-      if (opts.overlay && (service || migrates)) transport(id, env.values, service, fail);
+      if (opts.overlay && (service || c.args?.includes('scripts/migrate.ts')))
+        transport(id, env.values, service, fail);
     }
   }
   if (opts.overlay) natsServer(configMaps.get('nats')?.['nats.conf'], fail);
