@@ -269,7 +269,7 @@ describe('deployment files', () => {
   it('passes the production overlay with a role per service and TLS to Postgres, NATS and Redis, and refuses one without', async () => {
     const dir = await brokenCopy('k8s/overlays/production/config.yaml', (t) =>
       t
-        .replace('NATS_URL: tls://nats:4222', 'NATS_URL: nats://nats:4222')
+        .replace(/tls:\/\/nats-/g, 'nats://nats-')
         .replace('REDIS_URL: rediss://', 'REDIS_URL: redis://')
         .replace('?sslmode=verify-full&sslrootcert=/etc/coin/postgres-ca/ca.crt', ''),
     );
@@ -290,7 +290,7 @@ describe('deployment files', () => {
       'k8s/base: Deployment/leaderboard: LEADERBOARD_DATABASE_URL must connect as coin_leaderboard to coin_leaderboard',
       'k8s/overlays/production: Deployment/wallet: WALLET_DATABASE_URL has no sslmode=verify-full',
       'k8s/overlays/production: Job/migrate: IDENTITY_MIGRATION_DATABASE_URL has no sslmode=verify-full',
-      'k8s/overlays/production: Deployment/wallet: NATS_URL nats://nats:4222 is not tls://',
+      'k8s/overlays/production: Deployment/wallet: NATS_URL nats://nats-0.nats-cluster:4222,',
       'k8s/overlays/production: Deployment/gateway: REDIS_URL redis://redis.cache.svc.cluster.local:6380 is not rediss://',
       'k8s/overlays/production: ConfigMap/nats: the NATS server takes clients without TLS',
       'k8s/overlays/production: ConfigMap/nats: the cluster routes are not TLS with certificates checked both ways',
