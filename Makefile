@@ -1,5 +1,5 @@
 # The two commands: `make up` runs the whole service on http://127.0.0.1:3000, `make test` runs every check.
-.PHONY: up test bench fuzz chaos chaos-short install tools browser lint typecheck unit deploy-check alerts audit
+.PHONY: up test bench fuzz chaos chaos-short install tools browser lint typecheck unit deploy-check alerts audit docs
 
 # npm itself runs on the machine's Node (20 here), whose version most dependencies' `engines` refuse
 # (40 EBADENGINE warnings). Run it on the project's Node instead, the `node` devDependency's version.
@@ -24,12 +24,20 @@ DASHBOARD_SOURCES := $(shell find dashboard/src libs/sdk/src libs/contracts/src 
 dashboard/dist/index.html: node_modules/.package-lock.json $(DASHBOARD_SOURCES)
 	npm run build:dashboard
 
+# The documentation site (VitePress and Redoc, docs/site), served by the gateway at /docs; rebuilt
+# when a page it renders or its configuration changes.
+DOCS_SOURCES := $(shell find docs/partners docs/site -type f -not -path 'docs/site/dist/*') docs/specification.md docs/glossary.md docs/reference/README.md docs/reference/openapi.json CHANGELOG.md libs/sdk/README.md libs/sdk/CHANGELOG.md
+docs/site/dist/index.html: node_modules/.package-lock.json $(DOCS_SOURCES)
+	npm run docs:build
+
+docs: docs/site/dist/index.html
+
 # Debian's Chromium for the dashboard's browser tests (playwright-core drives it; no browser download).
 browser:
 	@sh scripts/install-chromium.sh
 
 # Last, the compile cache the services start with (scripts/warm-compile-cache.ts says why).
-install: node_modules/.package-lock.json dashboard/dist/index.html
+install: node_modules/.package-lock.json dashboard/dist/index.html docs/site/dist/index.html
 	@sh scripts/install-promtool.sh || echo "(make alerts needs promtool)"
 	@npm run --silent warm-compile-cache
 

@@ -17,6 +17,7 @@ export default defineConfig({
       'deploy/test/**/*.test.ts',
       'backup/test/**/*.test.ts',
       'scripts/*/test/**/*.test.ts',
+      'docs/site/test/**/*.test.ts',
     ],
     environment: 'node',
     pool: 'forks',

@@ -50,9 +50,9 @@ export function registerHealthRoutes(
   readiness: () => Promise<Readiness>,
   { detailed }: { detailed: boolean },
 ): void {
-  app.get('/health', { schema: { hide: true } }, async () => success('ok', { status: 'up' }));
+  app.get('/health', async () => success('ok', { status: 'up' }));
 
-  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/ready', async (_request, reply) => {
     const { ready, reason, data } = await readiness();
     if (ready) return detailed ? success('ready', data) : success('ready');
     if (!detailed) return reply.code(503).send(failure(AppError.unavailable('not ready')));

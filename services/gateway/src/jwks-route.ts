@@ -8,7 +8,7 @@ const JWKS_PATH = '/api/v1/.well-known/jwks.json';
  * verifies access tokens: the active key and those still in their overlap after a rotation.
  */
 export function registerJwksRoute(app: FastifyInstance, keys: VerificationKeys): void {
-  app.get(JWKS_PATH, { schema: { hide: true } }, async (request, reply) => {
+  app.get(JWKS_PATH, async (request, reply) => {
     const jwks = await keys.published(request.id);
     reply.header('cache-control', 'public, max-age=60');
     return { keys: jwks.keys };

@@ -44,7 +44,7 @@ export async function registerObservability(app: FastifyInstance): Promise<void>
 
 /** `GET /metrics`: the process's Prometheus registry. */
 export function registerMetricsRoute(app: FastifyInstance): void {
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await renderMetrics();
     return reply.type(contentType).send(body);
   });

@@ -13,6 +13,7 @@ import { continueOnlyWhenRead, refuseDeclaredOversize } from './body-limits.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { registerDashboardPages } from './dashboard/serve.ts';
 import { registerDashboardSession } from './dashboard/session.ts';
+import { registerDocsSite } from './docs-site/serve.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './error-handler.ts';
 import { readinessCheck, registerHealthRoutes } from './health.ts';
 import { registerJwksRoute } from './jwks-route.ts';
@@ -105,7 +106,7 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     errorResponseBuilder: (_request, context) =>
       AppError.rateLimited('too many requests from this address; slow down', Math.ceil(context.ttl / 1000)),
   });
-  await registerApiDocs(app, allOperations, config.PUBLIC_URL);
+  registerApiDocs(app, allOperations, config.PUBLIC_URL);
 
   const services = config.READY_SERVICES
     ? config.READY_SERVICES.split(',')
@@ -140,6 +141,7 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     registerDashboardSession(session, { nc, config, authenticate });
   });
   await registerDashboardPages(app);
+  await registerDocsSite(app);
   // Stopped before the bus it was opened after: in-flight requests still get their replies.
   background({ stop: () => app.close() }, 'http server');
   await app.ready();
