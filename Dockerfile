@@ -10,10 +10,17 @@ WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund --workspace=dashboard && npm run build -w @coin/dashboard
 
+# The documentation site (VitePress guides, Redoc reference), which the gateway serves at /docs.
+FROM node:24-slim@sha256:cd84903a12dbd26b46f1f3b8144a2568c41c5d37ddd0c7a80a34c7a19786b35f AS docs
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run docs:build
+
 FROM node:24-slim@sha256:cd84903a12dbd26b46f1f3b8144a2568c41c5d37ddd0c7a80a34c7a19786b35f AS deps
 WORKDIR /app
 COPY . .
 COPY --from=dashboard /app/dashboard/dist dashboard/dist
+COPY --from=docs /app/docs/site/dist docs/site/dist
 # Production dependencies of the deployables only (no test harness, no dev tools), at the lock's
 # versions, then the sources nothing in production runs.
 RUN npm ci --omit=dev --no-audit --no-fund \

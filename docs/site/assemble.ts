@@ -20,7 +20,8 @@ export function assemble(root: string, src: string): Assembly {
   const out: Assembly = { assets: [], unlinked: [] };
   rmSync(src, { recursive: true, force: true });
   for (const [from, to] of Object.entries(pages)) {
-    const text = readFileSync(join(root, from), 'utf8');
+    // The markers of runnable samples are for the site's test (test/samples.ts), not for readers.
+    const text = readFileSync(join(root, from), 'utf8').replace(/^<!-- sample.*-->\n/gm, '');
     const rewritten = text.replace(LINK, (whole, bang: string, label: string, target: string) => {
       if (/^[a-z]+:|^#|^\//i.test(target)) return whole;
       const [path, anchor = ''] = target.split('#');

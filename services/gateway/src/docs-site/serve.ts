@@ -39,7 +39,8 @@ export async function registerDocsSite(app: FastifyInstance): Promise<void> {
       scope.get('/docs/*', notBuilt);
       return;
     }
-    scope.get('/docs', async (_request, reply) => reply.redirect('/docs/', 301));
-    await scope.register(fastifyStatic, { root: DIST, prefix: '/docs/', redirect: true, maxAge: '5m' });
+    await scope.register(fastifyStatic, { root: DIST, prefix: '/docs/', maxAge: '5m' });
+    // The home page, at /docs and /docs/ (the gateway ignores trailing slashes).
+    scope.get('/docs', async (_request, reply) => reply.sendFile('index.html', DIST));
   });
 }
