@@ -78,6 +78,7 @@ describe('@coin/sdk as published', () => {
 
   it('runs a partner journey on Node 20, the oldest supported', async () => {
     const lines = await runJourney(project, ['/usr/bin/node'], stack.url);
+    if (process.env.SDK_PACKAGE_LOG === '1') console.log(lines.map((l) => JSON.stringify(l)).join('\n'));
     expectJourney(lines, 20);
   });
 
