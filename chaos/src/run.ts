@@ -103,7 +103,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
       checks.push(
         check('every fault carried out', `${log.events.length} server faults`, log.errors),
         ...(await acknowledgedChecks(books, workload.records, world)),
-        ...(await eventChecks(cluster.env)),
+        ...(await eventChecks(books, cluster.env)),
       );
     const records = workload.records;
     const finals = records.map((r) => r.final?.status);

@@ -1,47 +1,85 @@
 import { connectBus, namesOf } from '@coin/bus';
 import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { Books, Service } from '../books.ts';
+import { SERVICES } from '../cluster.ts';
 import { type CheckResult, check } from './check.ts';
 
-/**
- * Every event stored once in the events stream, whatever leader changes it went through: the
- * outbox publishes each with its id as Nats-Msg-Id and publishes it again until JetStream
- * acknowledges it, so a leader that lost the first publish's deduplication would store it twice,
- * and a consumer that keeps only its progress through the stream would apply it twice. Whether a
- * consumer applied anything twice is the boards' and webhooks' checks against the ledger.
- */
-export async function eventChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
+interface Stored {
+  subject: string;
+  seqs: number[];
+}
+
+/** Every message of the events stream by its Nats-Msg-Id, and the replicas of the stream and its consumers. */
+async function readStream(
+  env: NodeJS.ProcessEnv,
+): Promise<{ events: Map<string, Stored>; replicas: string }> {
   const nc = await connectBus(env.NATS_URL!, 'chaos-events', env.NATS_NAMESPACE!);
-  const seen = new Map<string, number[]>();
-  let stored = 0;
-  const replicas: string[] = [];
+  const events = new Map<string, Stored>();
   try {
     const jsm = await jetstreamManager(nc);
     const stream = await jsm.streams.info(namesOf(nc).stream);
-    replicas.push(`stream ${stream.config.name} at ${stream.config.num_replicas}`);
+    const consumers = new Set<number>();
     for await (const c of jsm.consumers.list(namesOf(nc).stream))
-      replicas.push(`${c.name} at ${c.config.num_replicas || stream.config.num_replicas}`);
-    const js = jetstream(nc);
-    const consumer = await js.consumers.get(namesOf(nc).stream, { deliver_policy: DeliverPolicy.All });
-    const info = await consumer.info();
-    const total = info.num_pending;
-    if (total > 0) {
-      const messages = await consumer.consume();
-      for await (const m of messages) {
-        stored += 1;
-        const id = m.headers?.get('Nats-Msg-Id') ?? `(no id) ${m.seq}`;
-        seen.set(id, [...(seen.get(id) ?? []), m.seq]);
+      consumers.add(c.config.num_replicas || stream.config.num_replicas);
+    const consumer = await jetstream(nc).consumers.get(namesOf(nc).stream, {
+      deliver_policy: DeliverPolicy.All,
+    });
+    if ((await consumer.info()).num_pending > 0)
+      for await (const m of await consumer.consume()) {
+        const id = m.headers?.get('Nats-Msg-Id') || `(no id) ${m.seq}`;
+        const seen = events.get(id) ?? { subject: m.subject, seqs: [] };
+        seen.seqs.push(m.seq);
+        events.set(id, seen);
         if (m.info.pending === 0) break;
       }
-    }
+    const replicas = `stream ${stream.config.name} at ${stream.config.num_replicas} replicas, consumers at ${[...consumers].join('/')}`;
+    return { events, replicas };
   } finally {
     await nc.close();
   }
-  const twice = [...seen].filter(([, seqs]) => seqs.length > 1);
+}
+
+/** Rows of a table that may not exist in a service's database (42P01: none). */
+async function rowsOf<T>(books: Books, service: Service, sql: string): Promise<T[]> {
+  return books.query<T>(service, sql).catch((err: { code?: string }) => {
+    if (err.code === '42P01') return [];
+    throw err;
+  });
+}
+
+/**
+ * The event chain across leader changes: every event an outbox holds as published (JetStream
+ * acknowledged it) is in the stream, and each is stored once (the outbox publishes it under its id
+ * as Nats-Msg-Id until acknowledged, so a leader that lost the deduplication would store it twice).
+ * That each was applied once is the boards' and webhooks' checks against the ledger: a consumer
+ * records the ids only of events with an effect (a debit moves no board), so ids cannot say it.
+ */
+export async function eventChecks(books: Books, env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
+  const { events, replicas } = await readStream(env);
+  const lost: string[] = [];
+  let published = 0;
+  for (const service of SERVICES) {
+    const rows = await rowsOf<{ id: string; subject: string }>(
+      books,
+      service,
+      'SELECT id::text, subject FROM outbox WHERE published_at IS NOT NULL',
+    );
+    published += rows.length;
+    for (const r of rows)
+      if (!events.has(r.id))
+        lost.push(`${service} event ${r.id} (${r.subject}): marked published, not in the stream`);
+  }
+  const twice = [...events].filter(([, s]) => s.seqs.length > 1);
   return [
     check(
+      'every event JetStream acknowledged is in the stream',
+      `${published} outbox events published, ${events.size} in the stream`,
+      lost,
+    ),
+    check(
       'every event stored once in the stream, across leader changes',
-      `${stored} events, ${twice.length} stored twice; ${replicas[0]} replicas, consumers at ${[...new Set(replicas.slice(1).map((r) => r.split(' at ')[1]))].join('/')}`,
-      twice.map(([id, seqs]) => `event ${id} stored at sequences ${seqs.join(', ')}`),
+      `${twice.length} stored twice; ${replicas}`,
+      twice.map(([id, s]) => `event ${id} stored at sequences ${s.seqs.join(', ')}`),
     ),
   ];
 }

@@ -95,6 +95,11 @@ export async function rewardChecks(
   });
 
   const pointsProblems: string[] = [];
+  const keptProblems: string[] = [];
+  const stored = await books.query<{ partner_id: string; user_id: string; amount: string }>(
+    'leaderboard',
+    "SELECT partner_id, user_id, amount::text FROM standings WHERE board = 'points'",
+  );
   const api = apiClient(gatewayUrl);
   for (const w of world) {
     const expected = new Map<string, bigint>();
@@ -103,6 +108,14 @@ export async function rewardChecks(
     const board = await wholePointsBoard(api, w.token);
     const actual = new Map(board.map((e) => [e.user?.userId ?? e.id, cents(e.points)]));
     pointsProblems.push(...differences(`points of ${w.partnerId}/`, expected, actual));
+    const kept = stored.filter((s) => s.partner_id === w.partnerId);
+    keptProblems.push(
+      ...differences(
+        `stored points of ${w.partnerId}/`,
+        expected,
+        new Map(kept.map((s) => [s.user_id, cents(s.amount)])),
+      ),
+    );
   }
   const participations = rows.filter((r) => r.user_id).length;
   return [
@@ -114,5 +127,6 @@ export async function rewardChecks(
     ),
     check('every answered reward is its participation', `${answered.length} answered`, answerProblems),
     check('points leaderboard equals the rewards', `${world.length} boards`, pointsProblems),
+    check('points leaderboard (Postgres) equals the rewards', `${stored.length} standings`, keptProblems),
   ];
 }
