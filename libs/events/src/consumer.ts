@@ -4,6 +4,7 @@ import { AckPolicy, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstr
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
+import { deliveryOwner } from './delivery-owner.ts';
 import { consumerDuration, consumerOutcomes, watchConsumer, watchParked } from './metrics.ts';
 import { park, parkedCounts, REPLAY_FOR_HEADER } from './parked.ts';
 import { type EventMeta, parseEvent } from './parse-event.ts';
@@ -85,9 +86,10 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
   const names = namesOf(nc);
   const stream = names.stream;
   const durable = names.durable(label);
+  const filter = names.event(opts.subject);
   const config = {
     durable_name: durable,
-    filter_subject: names.event(opts.subject),
+    filter_subject: filter,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: opts.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
     ack_wait: ackWaitMs * 1e6,
@@ -121,6 +123,18 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
 
   /** The event, or undefined when the message is not this consumer's to handle. */
   async function admit(msg: JsMsg): Promise<Item<T> | undefined> {
+    const owner = deliveryOwner({ subject: msg.subject, consumer: msg.info.consumer }, durable, filter);
+    if (owner !== 'ours') {
+      // Another durable's message is left unsettled: its own consumer delivers it again after its
+      // ack wait. One of ours outside the filter is nobody's here: acknowledged, never applied.
+      if (owner === 'outside the filter') msg.ack();
+      consumerOutcomes.inc({ durable: label, outcome: 'foreign' });
+      log.error(
+        { subject: msg.subject, seq: msg.seq, deliveredBy: msg.info.consumer, owner },
+        'event delivered to the wrong consumer: not handled',
+      );
+      return undefined;
+    }
     const replayFor = msg.headers?.get(REPLAY_FOR_HEADER);
     if (replayFor && replayFor !== label) {
       msg.ack();

@@ -61,7 +61,7 @@ const consumerParked = scrapedGauges<'durable', number>(
 
 export const consumerOutcomes = counter({
   name: 'coin_consumer_events_total',
-  help: 'Events handled by a consumer, by durable and outcome (ack, retry, parked)',
+  help: 'Events handled by a consumer, by durable and outcome (ack, retry, parked, foreign: delivered for another durable or outside its filter, not handled)',
   labelNames: ['durable', 'outcome'] as const,
 });
 
