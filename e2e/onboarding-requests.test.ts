@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eventually, type Stack, startWebhookReceiver, type WebhookReceiver } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUsers, onboard, setWebhook } from './support/onboarding.ts';
-import { registerAndLogin } from './support/partners.ts';
+import { newUsers, onboard, onboardWithData, setWebhook } from './support/onboarding.ts';
+import { partnerClient, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
@@ -62,6 +62,35 @@ describe('onboarding requests', () => {
     expect(list.body.data.count).toBe(2);
     const users = await stack.api.get('/api/v1/laas/users', { token: p.accessToken, query: { limit: 2 } });
     expect(users.body.data).toMatchObject({ count: 3, lastpage: 2 });
+  });
+
+  it('finds users by the start of their id, their tag or part of their name, and no one else', async () => {
+    const p = await registerAndLogin(stack.api);
+    const other = await registerAndLogin(stack.api);
+    const [ada, grace, plain] = await onboardWithData(stack.api, p.accessToken, [
+      { fullname: 'Ada Lovelace', tag: 'ada_1815' },
+      { name: 'Grace 100%_Hopper' },
+      { city: 'Lagos' },
+    ]);
+    await onboardWithData(stack.api, other.accessToken, [{ fullname: 'Ada Other', tag: 'ada_1815' }]);
+    const sdk = partnerClient(stack.api, p);
+    const found = async (search: string) =>
+      (await sdk.listUsers({ search, limit: 10 })).data.map((u) => u.userId).sort();
+    expect(await found('lovelace')).toEqual([ada]);
+    expect(await found('ADA_1815')).toEqual([ada]);
+    expect(await found(plain.slice(0, 8).toUpperCase())).toEqual([plain]);
+    // LIKE's wildcards are taken as text: `%_` matches only the name that holds them.
+    expect(await found('100%_h')).toEqual([grace]);
+    expect(await found('%')).toEqual([grace]);
+    expect(await found('nobody here')).toEqual([]);
+    const paged = await sdk.listUsers({ search: 'a', limit: 1, page: 2 });
+    expect(paged).toMatchObject({ count: 2, currentpage: 2, lastpage: 2 });
+    const bad = await stack.api.get('/api/v1/laas/users', {
+      token: p.accessToken,
+      query: { search: 'x'.repeat(101) },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.error).toMatch(/^search /);
   });
 
   it("answers 404 for another partner's request or an unknown one", async () => {

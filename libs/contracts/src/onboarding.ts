@@ -136,10 +136,14 @@ export const listFailures = internal('listFailures', {
   },
 });
 
+/**
+ * `search` finds a user by what an operations team knows of them: the start of their `userId`, their
+ * `userData.tag` (whole, any case), or part of their `userData` name (`fullname`, `fullName` or `name`).
+ */
 export const listUsers = http('listUsers', 'GET /api/v1/laas/users', {
   message: 'users returned',
-  summary: 'Your onboarded users, newest first',
-  schemas: pagedList(storedUserSchema),
+  summary: 'Your onboarded users, newest first; `search` finds them by id prefix, tag or name',
+  schemas: pagedList(storedUserSchema, { search: text({ max: 100 }).optional() }),
 });
 
 /** The onboarding service's operations (HTTP routes and internal NATS subjects). */

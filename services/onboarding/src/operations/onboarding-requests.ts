@@ -29,7 +29,7 @@ export function listOnboardingRequestsHandler(deps: OnboardingDeps) {
 
 export function listUsersHandler(deps: OnboardingDeps) {
   return handle(onboarding.listUsers, async ({ partnerId, query }) => {
-    const { rows, count } = await userPage(deps.db.em, partnerId, window(query));
+    const { rows, count } = await userPage(deps.db.em, partnerId, window(query), query.search);
     return { data: rows.map(storedUser), ...paginate(count, query.page, query.limit) };
   });
 }

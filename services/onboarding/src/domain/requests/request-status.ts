@@ -73,15 +73,31 @@ export async function failurePage(
   return rows.map((r) => ({ user: r.user_id, reason: r.reason }));
 }
 
+/** LIKE's wildcards and escape, taken literally in what a partner searches for. */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Matches the start of `userId`, the whole `userData.tag` or part of the `userData` name, all
+ * case-insensitively ($2: the literal text, $3: it as a LIKE pattern's body).
+ */
+const SEARCH = `AND (user_id::text LIKE lower($3) || '%'
+  OR lower(user_data->>'tag') = lower($2)
+  OR coalesce(user_data->>'fullname', user_data->>'fullName', user_data->>'name') ILIKE '%' || $3 || '%')`;
+
 export async function userPage(
   em: EntityManager,
   partnerId: string,
   page: { limit: number; offset: number },
+  search?: string,
 ) {
   return boundPage<UserRow>(
     em,
-    { columns: USER_COLUMNS, from: 'users WHERE partner_id = $1', orderBy: 'created_at DESC, id' },
-    [partnerId],
+    {
+      columns: USER_COLUMNS,
+      from: `users WHERE partner_id = $1 ${search ? SEARCH : ''}`,
+      orderBy: 'created_at DESC, id',
+    },
+    search ? [partnerId, search, likeLiteral(search)] : [partnerId],
     page,
   );
 }
