@@ -1,54 +1,25 @@
-import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { callOperation, connectBus } from '@coin/bus';
 import { adminUrlFor } from '@coin/config';
-import { identity } from '@coin/contracts';
-import { dropDatabase, ensureDatabase, migrateDatabase, type NamedMigration } from '@coin/db';
+import { dropDatabase, ensureDatabase, migrateDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
 import { eventuallyPasses, queryDatabase, type Stack, withOwnRoles } from '@coin/testing';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { identityMigrations } from '../services/identity/src/migrations/index.ts';
-import { leaderboardMigrations } from '../services/leaderboard/src/migrations/index.ts';
-import { onboardingMigrations } from '../services/onboarding/src/migrations/index.ts';
-import { rulesMigrations } from '../services/rules/src/migrations/index.ts';
-import { walletMigrations } from '../services/wallet/src/migrations/index.ts';
-import { webhooksMigrations } from '../services/webhooks/src/migrations/index.ts';
 import { forgetPartnerIndex, sumCoins, wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { partnerClient } from './support/partners.ts';
+import {
+  FIXTURE,
+  MIGRATIONS,
+  manifest,
+  psqlFile,
+  SERVICES,
+  webhookSecretOf,
+} from './support/previous-release.ts';
 import { ledgerOf, queryEach, runCommand } from './support/restore.ts';
 import { onboardUsers } from './support/rewards.ts';
 import { expansion, narrowing, type Schema, schemaDump, schemaOf } from './support/schema.ts';
 import { stackWith } from './support/stack.ts';
-
-/**
- * The databases of the previous release, populated through its gateway and dumped by
- * `node scripts/release-fixture.ts <version>` (e2e/fixtures/release-<version>): the newest one is the
- * release this code upgrades from.
- */
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const version = (d: string) => d.replace('release-', '').split('.').map(Number);
-const latest = readdirSync(FIXTURES)
-  .filter((d) => /^release-\d+\.\d+\.\d+$/.test(d))
-  .sort((a, b) => {
-    const [x, y] = [version(a), version(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  })
-  .at(-1);
-const FIXTURE = `${FIXTURES}${latest}/`;
-const manifest = JSON.parse(readFileSync(`${FIXTURE}manifest.json`, 'utf8'));
-const MIGRATIONS: Record<string, readonly NamedMigration[]> = {
-  identity: identityMigrations,
-  onboarding: onboardingMigrations,
-  wallet: walletMigrations,
-  rules: rulesMigrations,
-  leaderboard: leaderboardMigrations,
-  webhooks: webhooksMigrations,
-};
-const SERVICES = Object.keys(MIGRATIONS);
 
 /**
  * Narrowing changes shipped knowingly since the previous release, each with the statement that makes
@@ -101,27 +72,6 @@ afterAll(async () => {
 });
 
 /** The webhook secret identity gives the webhooks service for the partner. */
-async function webhookSecretOf(env: NodeJS.ProcessEnv, partnerId: string): Promise<string | null> {
-  const nc = await connectBus(env.NATS_URL!, 'upgrade-test', env.NATS_NAMESPACE!);
-  try {
-    return (await callOperation(nc, identity.getPartner, { partnerId, body: {} }, { timeoutMs: 10_000 }))
-      .webhookSecret;
-  } finally {
-    await nc.close();
-  }
-}
-
-function psqlFile(url: string, file: string) {
-  return promisify(execFile)('psql', [
-    '-X',
-    '-q',
-    '-v',
-    'ON_ERROR_STOP=1',
-    `--dbname=${url}`,
-    `--file=${file}`,
-  ]);
-}
-
 async function migrationsOf(): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const s of SERVICES)

@@ -1,23 +1,24 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@coin/testing';
-import pg from 'pg';
+import {
+  answering,
+  kill,
+  launch,
+  type PgHost,
+  type PgNode,
+  pairSettings,
+  query,
+  runTool,
+  sleep,
+  stop,
+  writable,
+  writeAs,
+} from './postgres-node.ts';
 import { TcpProxy } from './tcp-proxy.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Node {
-  name: 'a' | 'b';
-  port: number;
-  data: string;
-  child?: ChildProcess;
-}
-
-export interface PairOptions {
-  dir: string;
-  bin: string;
-  user?: { uid: number; gid: number };
+export interface PairOptions extends PgHost {
   /** Synchronous replication (a commit waits for the standby's flush) or asynchronous. */
   sync: boolean;
   /** How long the operator takes to notice the primary is gone before it promotes the standby. */
@@ -45,12 +46,12 @@ export class PostgresPair {
   readonly endpoint: TcpProxy;
   /** The standby's replication connection, held to keep the standby behind on purpose. */
   readonly replication: TcpProxy;
-  private primary: Node;
-  private standby: Node;
+  private primary: PgNode;
+  private standby: PgNode;
   private readonly opts: PairOptions;
   private busy = false;
 
-  private constructor(opts: PairOptions, a: Node, b: Node, endpoint: TcpProxy, replication: TcpProxy) {
+  private constructor(opts: PairOptions, a: PgNode, b: PgNode, endpoint: TcpProxy, replication: TcpProxy) {
     this.opts = opts;
     this.primary = a;
     this.standby = b;
@@ -65,23 +66,24 @@ export class PostgresPair {
       await freePort(),
       await freePort(),
     ];
-    const a: Node = { name: 'a', port: aPort, data: join(opts.dir, 'a') };
-    const b: Node = { name: 'b', port: bPort, data: join(opts.dir, 'b') };
+    const a: PgNode = { name: 'a', port: aPort, data: join(opts.dir, 'a') };
+    const b: PgNode = { name: 'b', port: bPort, data: join(opts.dir, 'b') };
     const endpoint = await TcpProxy.listen(endpointPort, aPort);
     const replication = await TcpProxy.listen(replicationPort, aPort);
     const pair = new PostgresPair(opts, a, b, endpoint, replication);
-    pair.run(
+    runTool(
+      opts,
       'initdb',
       ['-D', a.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
       'initdb failed',
     );
     // In the file, not on the command line: pg_rewind's crash recovery in single-user mode reads
     // the file and records some of these in the control file (the base backup copies the file).
-    appendFileSync(join(a.data, 'postgresql.conf'), pair.settings());
-    pair.launch(a);
-    await pair.answering(a);
+    appendFileSync(join(a.data, 'postgresql.conf'), pairSettings(opts.sync, replication.port));
+    launch(opts, a);
+    await answering(a);
     await pair.baseBackup(b);
-    pair.launch(b);
+    launch(opts, b);
     await pair.streaming();
     return pair;
   }
@@ -112,14 +114,19 @@ export class PostgresPair {
       const behindBytes = await this.standbyLag().catch(() => undefined);
       const old = this.primary;
       this.endpoint.point(null);
-      this.kill(old);
+      kill(old);
       const killedAt = Date.now();
       onKill(killedAt);
       this.replication.point(null);
       this.replication.release();
       await sleep(this.opts.detectMs);
-      this.run('pg_ctl', ['promote', '-w', '-t', '120', '-D', this.standby.data], 'pg_ctl promote failed');
-      await this.writable(this.standby);
+      runTool(
+        this.opts,
+        'pg_ctl',
+        ['promote', '-w', '-t', '120', '-D', this.standby.data],
+        'pg_ctl promote failed',
+      );
+      await writable(this.standby);
       [this.primary, this.standby] = [this.standby, old];
       this.endpoint.point(this.primary.port);
       this.replication.point(this.primary.port);
@@ -135,9 +142,9 @@ export class PostgresPair {
   async killStandby(downMs: number): Promise<void> {
     this.busy = true;
     try {
-      this.kill(this.standby);
+      kill(this.standby);
       await sleep(downMs);
-      this.launch(this.standby);
+      launch(this.opts, this.standby);
       await this.streaming();
     } finally {
       this.busy = false;
@@ -145,22 +152,16 @@ export class PostgresPair {
   }
 
   async close(): Promise<void> {
-    for (const node of [this.primary, this.standby]) {
-      const pid = node.child?.pid;
-      if (pid && node.child?.exitCode === null && node.child.signalCode === null) {
-        process.kill(pid, 'SIGINT');
-        while (alive(pid)) await sleep(50);
-      }
-    }
+    for (const node of [this.primary, this.standby]) await stop(node);
     await this.endpoint.close();
     await this.replication.close();
   }
 
-  private async rejoin(old: Node): Promise<FailoverReport['rejoin']> {
+  private async rejoin(old: PgNode): Promise<FailoverReport['rejoin']> {
     // pg_rewind reads the new timeline from the source's control file, which the promotion writes
     // only at its next checkpoint: without one it may find "no rewind required" and leave the old
     // primary unable to follow.
-    await this.query(this.primary, 'CHECKPOINT');
+    await query(this.primary, 'CHECKPOINT');
     const source = `host=127.0.0.1 port=${this.primary.port} user=postgres dbname=postgres`;
     const rewound = spawnSync(
       `${this.opts.bin}/pg_rewind`,
@@ -168,8 +169,8 @@ export class PostgresPair {
       { encoding: 'utf8', ...this.opts.user },
     );
     if (rewound.status === 0) {
-      this.writeAs(join(old.data, 'standby.signal'), '');
-      this.launch(old);
+      writeAs(this.opts, join(old.data, 'standby.signal'), '');
+      launch(this.opts, old);
       if (
         await this.streaming(30_000).then(
           () => true,
@@ -177,120 +178,24 @@ export class PostgresPair {
         )
       )
         return 'pg_rewind';
-      this.kill(old);
+      kill(old);
     }
     rmSync(old.data, { recursive: true, force: true });
     await this.baseBackup(old);
-    this.launch(old);
+    launch(this.opts, old);
     await this.streaming();
     return 'pg_basebackup';
   }
 
-  private async baseBackup(node: Node): Promise<void> {
-    this.run(
+  private async baseBackup(node: PgNode): Promise<void> {
+    runTool(
+      this.opts,
       'pg_basebackup',
       ['-D', node.data, '-h', '127.0.0.1', '-p', String(this.primary.port), '-U', 'postgres'],
       'pg_basebackup failed',
       ['-X', 'stream', '--no-sync', '-c', 'fast'],
     );
-    this.writeAs(join(node.data, 'standby.signal'), '');
-  }
-
-  /** The same settings on both nodes: the role comes from standby.signal alone. */
-  private settings(): string {
-    const lines = [
-      "listen_addresses = '127.0.0.1'",
-      'max_connections = 400',
-      'shared_buffers = 64MB',
-      // A process kill loses no page the kernel holds, so fsync off costs nothing here; pg_rewind
-      // needs hint bits and full pages logged.
-      'fsync = off',
-      'wal_log_hints = on',
-      'full_page_writes = on',
-      'wal_level = replica',
-      'max_wal_senders = 5',
-      'wal_keep_size = 2GB',
-      'hot_standby = on',
-      'wal_receiver_timeout = 10s',
-      'wal_sender_timeout = 10s',
-      `synchronous_standby_names = '${this.opts.sync ? '*' : ''}'`,
-      'synchronous_commit = on',
-      `primary_conninfo = 'host=127.0.0.1 port=${this.replication.port} user=postgres'`,
-    ];
-    return `${lines.join('\n')}\n`;
-  }
-
-  private launch(node: Node): void {
-    const args = [
-      ...['-D', node.data, '-p', String(node.port), '-k', this.opts.dir],
-      ...['-c', `cluster_name=node_${node.name}`],
-    ];
-    const out = openSync(join(this.opts.dir, `postgres-${node.name}.log`), 'a');
-    // Its own process group, so a kill takes the postmaster and every backend at once.
-    node.child = spawn(`${this.opts.bin}/postgres`, args, {
-      stdio: ['ignore', out, out],
-      detached: true,
-      ...this.opts.user,
-    });
-    node.child.once('error', () => undefined);
-  }
-
-  private kill(node: Node): void {
-    const pid = node.child?.pid;
-    if (!pid) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {}
-    // The lock file names a pid that is gone: the next start takes over the directory.
-    if (existsSync(join(node.data, 'postmaster.pid'))) rmSync(join(node.data, 'postmaster.pid'));
-  }
-
-  private run(tool: string, args: string[], failure: string, extra: string[] = []): void {
-    const r = spawnSync(`${this.opts.bin}/${tool}`, [...args, ...extra], {
-      encoding: 'utf8',
-      ...this.opts.user,
-    });
-    if (r.status !== 0) throw new Error(`${failure}: ${r.stderr || r.stdout}`);
-  }
-
-  private writeAs(path: string, text: string): void {
-    writeFileSync(path, text);
-    if (this.opts.user) chownSync(path, this.opts.user.uid, this.opts.user.gid);
-  }
-
-  private async query<T>(node: Node, sql: string): Promise<T[]> {
-    const client = new pg.Client({
-      connectionString: `postgres://postgres@127.0.0.1:${node.port}/postgres`,
-      connectionTimeoutMillis: 2000,
-    });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return (await client.query(sql)).rows as T[];
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  private async answering(node: Node): Promise<void> {
-    for (;;) {
-      if (
-        await this.query(node, 'SELECT 1').then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
-      await sleep(200);
-    }
-  }
-
-  private async writable(node: Node): Promise<void> {
-    for (;;) {
-      const rows = await this.query<{ r: boolean }>(node, 'SELECT pg_is_in_recovery() AS r').catch(() => []);
-      if (rows[0]?.r === false) return;
-      await sleep(100);
-    }
+    writeAs(this.opts, join(node.data, 'standby.signal'), '');
   }
 
   /** Until the primary sees the standby streaming (and, when synchronous, as its sync standby). */
@@ -300,7 +205,7 @@ export class PostgresPair {
     for (;;) {
       if (Date.now() > deadline)
         throw new Error(`no standby streaming within ${timeoutMs} ms (logs in ${this.opts.dir})`);
-      const rows = await this.query<{ n: number }>(
+      const rows = await query<{ n: number }>(
         this.primary,
         `SELECT count(*)::int AS n FROM pg_stat_replication WHERE state = 'streaming' AND ${want}`,
       ).catch(() => []);
@@ -310,27 +215,10 @@ export class PostgresPair {
   }
 
   private async standbyLag(): Promise<number | undefined> {
-    const rows = await this.query<{ behind: string | null }>(
+    const rows = await query<{ behind: string | null }>(
       this.primary,
       'SELECT (pg_current_wal_lsn() - replay_lsn)::text AS behind FROM pg_stat_replication LIMIT 1',
     );
     return rows[0]?.behind == null ? undefined : Number(rows[0].behind);
   }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The directory a pair lives in, owned by the user Postgres runs as. */
-export function pairDirectory(dir: string, user?: { uid: number; gid: number }): string {
-  const path = join(dir, 'pg');
-  mkdirSync(path);
-  if (user) chownSync(path, user.uid, user.gid);
-  return path;
 }

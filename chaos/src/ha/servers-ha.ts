@@ -5,7 +5,8 @@ import { freePort } from '@coin/testing';
 import type { ChaosOptions } from '../options.ts';
 import { accepting, PrivateProcess, postgresBin, postgresUser, type Servers } from '../servers.ts';
 import { NatsCluster } from './nats-cluster.ts';
-import { PostgresPair, pairDirectory } from './postgres-pair.ts';
+import { pairDirectory } from './postgres-node.ts';
+import { PostgresPair } from './postgres-pair.ts';
 
 export interface HaServers {
   postgres: PostgresPair;

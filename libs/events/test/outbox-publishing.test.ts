@@ -1,62 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
-import { boundQuery, type Database, openDatabase } from '@coin/db';
+import { randomUUID } from 'node:crypto';
+import { namesOf } from '@coin/bus';
+import { boundQuery } from '@coin/db';
 import { runParkedCommand } from '@coin/jobs';
-import { createLogger, renderMetrics } from '@coin/telemetry';
-import { isolatedDatabases } from '@coin/testing';
+import { renderMetrics } from '@coin/telemetry';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  addToOutbox,
-  appliedEventsMigrations,
-  applyOnce,
-  ensureEventsStream,
-  type OutboxRelay,
-  outboxMigrations,
-  outboxQueue,
-  startConsumer,
-  startOutboxRelay,
-} from '../src/index.ts';
-import { CLAIM_DUE_ROWS, RELAY_PASS_SETTINGS } from '../src/outbox.ts';
+import { addToOutbox, applyOnce, ensureEventsStream, outboxQueue, startConsumer } from '../src/index.ts';
+import { db, log, namespace, nc, relay, restartRelay, until, useOutboxRelay } from './outbox-support.ts';
 
-const log = createLogger('events-test', 'silent');
-const namespace = `t${randomBytes(5).toString('hex')}`;
-const dbs = isolatedDatabases(['eventstest']);
-let db: Database;
-let nc: NatsConnection;
-let relay: OutboxRelay;
+useOutboxRelay();
 
-beforeAll(async () => {
-  db = await openDatabase({
-    url: dbs.env.EVENTSTEST_DATABASE_URL,
-    migrationUrl: dbs.env.EVENTSTEST_MIGRATION_DATABASE_URL,
-    migrations: [...outboxMigrations, ...appliedEventsMigrations],
-    log,
-  });
-  await db.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
-  nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test', namespace);
-  relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
-});
-
-afterAll(async () => {
-  await relay?.stop();
-  const jsm = await jetstreamManager(nc);
-  await jsm.streams.delete(namesOf(nc).stream).catch(() => undefined);
-  await nc?.close();
-  await db?.close();
-  await dbs.drop();
-});
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-describe('transactional outbox and consumers', () => {
+describe('transactional outbox: what is published, and once', () => {
   it('publishes what committed, never what rolled back, each event once, applied once', async () => {
     const received: string[] = [];
     const applied: string[] = [];
@@ -231,104 +186,8 @@ describe('transactional outbox and consumers', () => {
     }
   });
 
-  it('drains a backlog larger than its batch on one notify, a full batch after another', async () => {
-    await relay.stop();
-    // No tick of its own within the test: only the notify and the full passes move it.
-    relay = startOutboxRelay({ db, nc, log, intervalMs: 60_000, batchSize: 5 });
-    const ids: string[] = [];
-    for (let i = 0; i < 12; i++)
-      ids.push(
-        await db.em
-          .fork()
-          .transactional((tx) => addToOutbox(tx, { subject: 'events.test.backlog', payload: { i } })),
-      );
-    relay.notify();
-    await until(async () => {
-      const [{ n }] = await boundQuery<{ n: number }>(
-        db.em.fork(),
-        'SELECT count(*)::int AS n FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL',
-        [ids],
-      );
-      return n === ids.length;
-    });
-    await relay.stop();
-    relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
-  });
-
-  it('left idle with its default tick, looks about once a second; a row nobody notified still goes out', async () => {
-    await relay.stop();
-    relay = startOutboxRelay({ db, nc, log });
-    const commits = async () => {
-      const [{ n }] = await boundQuery<{ n: string }>(
-        db.em.fork(),
-        'SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()',
-        [],
-      );
-      return Number(n);
-    };
-    // A backend reports its counts to pg_stat_database at most once a second: the first reading
-    // waits for everything before it, and the window is long enough for that lag to stay small.
-    await new Promise((r) => setTimeout(r, 1500));
-    const before = await commits();
-    await new Promise((r) => setTimeout(r, 5000));
-    const passes = (await commits()) - before;
-    // Each pass commits a transaction of its own: 50 in 5 s at a 100 ms tick.
-    expect(passes).toBeLessThanOrEqual(12);
-    const id = await db.em
-      .fork()
-      .transactional((tx) => addToOutbox(tx, { subject: 'events.test.unnotified', payload: {} }));
-    await until(async () => {
-      const [row] = await boundQuery<{ published: boolean }>(
-        db.em.fork(),
-        'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
-        [id],
-      );
-      return row.published;
-    }, 3000);
-    await relay.stop();
-    relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
-  });
-
-  it('claims in the order of the pending index, not by visiting the rows published since the last vacuum', async () => {
-    // A published row stays in the pending index until the table is vacuumed: the test server runs
-    // without autovacuum, as a busy outbox does between two of its runs.
-    await db.em.fork().transactional(async (tx) => {
-      await tx.execute(
-        `INSERT INTO outbox (id, subject, payload)
-         SELECT gen_random_uuid(), 'events.test.old', '{}' FROM generate_series(1, 60000)`,
-      );
-      await tx.execute(
-        "UPDATE outbox SET published_at = now() WHERE subject = 'events.test.old' AND published_at IS NULL",
-      );
-    });
-    type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] };
-    const scans = (node: PlanNode): string[] => [
-      ...(node['Node Type'].endsWith('Scan')
-        ? [`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim()]
-        : []),
-      ...(node.Plans ?? []).flatMap(scans),
-    ];
-    // Which scan, not how many blocks: while another transaction holds back the oldest snapshot (a
-    // test beside this one), an index scan too meets every published row, until they are dead to all.
-    const plan = await db.em.fork().transactional(async (tx) => {
-      await boundQuery(tx, RELAY_PASS_SETTINGS, []);
-      const [row] = await boundQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-        tx,
-        `EXPLAIN (FORMAT JSON) ${CLAIM_DUE_ROWS}`,
-        [200],
-      );
-      return row['QUERY PLAN'][0].Plan;
-    });
-    // A bitmap scan visits every row the index lists, in every pass, and sorts what is due.
-    expect(scans(plan)).toEqual(['Index Scan outbox_pending']);
-  });
-
   it('retries a row JetStream refuses with backoff and parks it after the last try', async () => {
-    await relay.stop();
-    relay = startOutboxRelay({
-      db,
-      nc,
-      log,
+    await restartRelay({
       intervalMs: 20,
       maxAttempts: 3,
       backoff: { baseMs: 10, capMs: 40 },
