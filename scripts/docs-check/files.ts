@@ -8,6 +8,19 @@ export interface Problem {
   message: string;
 }
 
+/** Where the code is: every workspace's sources, tests and tools. */
+export const CODE_DIRS = [
+  'libs',
+  'services',
+  'scripts',
+  'bench',
+  'chaos',
+  'e2e',
+  'deploy',
+  'backup',
+  'dashboard/src',
+];
+
 /** Markdown files under `dir` (relative to `root`), recursively, sorted. */
 function markdownUnder(root: string, dir: string): string[] {
   const base = join(root, dir);

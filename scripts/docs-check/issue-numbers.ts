@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { documents, type Problem, sourcesUnder } from './files.ts';
+import { CODE_DIRS, documents, type Problem, sourcesUnder } from './files.ts';
 
 /**
  * An issue or pull-request number means nothing to a reader of the repository: documents and
@@ -10,19 +10,6 @@ import { documents, type Problem, sourcesUnder } from './files.ts';
  * bug a reader can look up; `wallet#1`, a replica) is not one.
  */
 const PATTERNS = [/\b(issues?|pull requests?|PRs?)\s+#?\d+/i, /(^|[\s([{,;:'"`])#\d+\b/];
-
-/** Where comments are read: the code of every workspace. */
-const CODE_DIRS = [
-  'libs',
-  'services',
-  'scripts',
-  'bench',
-  'chaos',
-  'e2e',
-  'deploy',
-  'backup',
-  'dashboard/src',
-];
 
 function mentions(text: string): string | undefined {
   for (const p of PATTERNS) {

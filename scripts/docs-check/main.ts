@@ -1,7 +1,8 @@
 /**
- * `npm run lint`'s documentation checks (part of `make test`), each a function of the repository's
- * root so its test can run it on a broken copy:
+ * `npm run lint`'s checks of the documents and of the code's shape (part of `make test`), each a
+ * function of the repository's root so its test can run it on a broken copy:
  *   - README.md at most 200 lines (readme-length.ts);
+ *   - no source file over 300 lines, generated ones aside (source-length.ts);
  *   - no broken relative link or anchor in README.md, CONTRIBUTING.md, CHANGELOG.md, docs/ and the
  *     services' READMEs (links.ts: remark-validate-links, offline);
  *   - no issue number in those documents or in the code's comments (issue-numbers.ts);
@@ -20,6 +21,7 @@ import type { Problem } from './files.ts';
 import { checkIssueNumbers } from './issue-numbers.ts';
 import { checkLinks } from './links.ts';
 import { checkReadmeLength } from './readme-length.ts';
+import { checkSourceLength } from './source-length.ts';
 
 /** The figures of the API as `libs/contracts` defines them. */
 export function contractFigures(): ApiFigures {
@@ -35,6 +37,7 @@ export function contractFigures(): ApiFigures {
 export async function checkDocs(root: string, figures: ApiFigures = contractFigures()): Promise<Problem[]> {
   return [
     ...checkReadmeLength(root),
+    ...checkSourceLength(root),
     ...(await checkLinks(root)),
     ...checkIssueNumbers(root),
     ...checkApiFigures(root, figures),
