@@ -43,6 +43,7 @@ const APPLIED: Record<string, string> = {
   'rules/0002-reward-jobs': 'b4bf6f758bbd2609',
   'rules/0003-parked-rewards-index': '42fb2c9342350edc',
   'rules/0004-no-applied-events': 'd5532fdd07c562c4',
+  'rules/0005-rule-limits-budgets': 'a626168f4e20b77d',
   'wallet/events-outbox': '4fffc9d28fc85c38',
   'wallet/events-outbox-retries': '8a111a04be4ed7c5',
   'wallet/events-outbox-published-index': '7fe8865c553ba5a7',

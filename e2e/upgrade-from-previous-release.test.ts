@@ -47,6 +47,8 @@ const UNUSED_BY_PREVIOUS_RELEASE: Record<string, string> = {
 const ONLY_ROWS_THE_PREVIOUS_RELEASE_NEVER_WRITES: Record<string, string> = {
   'wallet: accounts: accounts_hold added':
     "one hold per user, a partial index on kind 'hold', an account kind the previous release never writes",
+  'rules: rules: rules_limits added':
+    'binds the limit, budget, spent and window columns only: the previous release writes none of them (spent keeps its default 0)',
 };
 const noticed = (narrowings: string[]) =>
   narrowings.filter(

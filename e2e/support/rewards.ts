@@ -24,7 +24,7 @@ export async function createRule(
 export function reward(
   api: ApiClient,
   token: string,
-  body: { userId: string; ruleName: string },
+  body: { userId: string; ruleName: string; occurredAt?: string },
   headers?: Record<string, string>,
 ): Promise<ApiResponse> {
   return api.post('/api/v1/laas/rules/reward', body, { token, headers });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { guid, pagedList } from './common.ts';
 import { MAX_COINS_PER_TRANSFER, transferLedgerEntrySchema } from './ledger-entry.ts';
 import { type Operation, operationsOf } from './operation.ts';
+import { occurredAt, ruleLimit, timeZone, windowTime } from './rule-limits.ts';
 import { text } from './text.ts';
 
 const { http } = operationsOf('rules');
@@ -52,6 +53,17 @@ const maxNumberOfParticipant = numericText(
     }),
 );
 
+/** The largest total a rule's budget may state. */
+const MAX_RULE_BUDGET = 1_000_000_000_000;
+
+/** The coins a rule may pay in all, pending payments included; it stops paying before going over. */
+const budget = numericText(
+  numeral()
+    .regex(/^\d+(\.\d{1,2})?$/, { error: 'must be numeric text with at most 2 decimal places', abort: true })
+    .refine((s) => Number(s) > 0, { error: 'must be greater than 0' })
+    .refine((s) => Number(s) <= MAX_RULE_BUDGET, { error: `must be at most ${MAX_RULE_BUDGET}` }),
+);
+
 const ruleName = text({ max: 100 }).refine((s) => s === s.toLowerCase(), {
   error: 'must be lower case',
 });
@@ -65,8 +77,18 @@ export const ruleSchema = z
     condition: z.string(),
     maxNumberOfParticipant: z.string(),
     status: ruleStatus,
+    /** Present only when set: a rule without them is the specification's Rule exactly. */
+    userLimit: ruleLimit.optional(),
+    budget: z.string().optional(),
+    /** Coins the rule has paid or is paying (pending ones included), with `budget`. */
+    spent: z.string().optional(),
+    startsAt: z.string().optional(),
+    endsAt: z.string().optional(),
   })
-  .meta({ id: 'Rule', description: 'A reward rule: its coins, condition, participant cap and status.' });
+  .meta({
+    id: 'Rule',
+    description: 'A reward rule: its coins, condition, participant cap and status, and its limits when set.',
+  });
 
 /**
  * A rule as listed: with `userId`, the partner account that owns it, and `participants`, the users
@@ -82,13 +104,23 @@ export const createRule = http('createRule', 'POST /api/v1/laas/rules/create-rul
   message: 'rule created successfully.',
   summary: 'Create a reward rule',
   schemas: {
-    body: z.strictObject({
-      name: ruleName,
-      coinValue,
-      maxNumberOfParticipant,
-      /** Free text for people: the one request field that may hold line breaks and tabs. */
-      condition: text({ min: 0, max: 2000, multiline: true }).default(''),
-    }),
+    body: z
+      .strictObject({
+        name: ruleName,
+        coinValue,
+        maxNumberOfParticipant,
+        /** Free text for people: the one request field that may hold line breaks and tabs. */
+        condition: text({ min: 0, max: 2000, multiline: true }).default(''),
+        /** With a limit, a user may be rewarded again, up to `times` per period; without, once. */
+        userLimit: ruleLimit.optional(),
+        budget: budget.optional(),
+        startsAt: windowTime.optional(),
+        endsAt: windowTime.optional(),
+      })
+      .refine((r) => !r.startsAt || !r.endsAt || Date.parse(r.endsAt) > Date.parse(r.startsAt), {
+        path: ['endsAt'],
+        error: 'must be after startsAt',
+      }),
     response: ruleSchema,
   },
 });
@@ -115,7 +147,15 @@ export const rewardUser = http('rewardUser', 'POST /api/v1/laas/rules/reward', {
   message: 'user rewarded',
   summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
   schemas: {
-    body: z.strictObject({ userId: guid, ruleName: text({ max: 100 }) }),
+    body: z.strictObject({
+      userId: guid,
+      ruleName: text({ max: 100 }),
+      /**
+       * When the earning event happened (ISO 8601 with an offset; now by default): a limited rule
+       * counts the reward in that day, week or month, and the validity window is read at that time.
+       */
+      occurredAt: occurredAt.optional(),
+    }),
     response: z.object({ isExisting: z.boolean(), coinsLedger: transferLedgerEntrySchema }).meta({
       id: 'Reward',
       description: 'A rule reward: its ledger entry, and whether it had been paid before.',
@@ -123,5 +163,29 @@ export const rewardUser = http('rewardUser', 'POST /api/v1/laas/rules/reward', {
   },
 });
 
+const ruleSettingsSchema = z.object({ timeZone: z.string() }).meta({
+  id: 'RuleSettings',
+  description: 'Your rules settings: the time zone their limits count days in.',
+});
+
+export const getRuleSettings = http('getRuleSettings', 'GET /api/v1/laas/rules/settings', {
+  message: 'rule settings returned',
+  summary: 'The time zone your rules count their daily, weekly and monthly limits in',
+  schemas: { response: ruleSettingsSchema },
+});
+
+export const setRuleSettings = http('setRuleSettings', 'PUT /api/v1/laas/rules/settings', {
+  message: 'rule settings saved',
+  summary: 'Set the time zone (IANA name) your rules count their limits in',
+  schemas: { body: z.strictObject({ timeZone }), response: ruleSettingsSchema },
+});
+
 /** The rules service's operations (HTTP routes and internal NATS subjects). */
-export const rulesOperations: readonly Operation[] = [createRule, listRules, updateRule, rewardUser];
+export const rulesOperations: readonly Operation[] = [
+  createRule,
+  listRules,
+  updateRule,
+  rewardUser,
+  getRuleSettings,
+  setRuleSettings,
+];

@@ -30,6 +30,8 @@ export const partnerOperations = {
   listRules: rules.listRules,
   updateRule: rules.updateRule,
   rewardUser: rules.rewardUser,
+  getRuleSettings: rules.getRuleSettings,
+  setRuleSettings: rules.setRuleSettings,
   transferToUser: wallet.transferToUser,
   transferFromUser: wallet.transferFromUser,
   getUserTransactions: wallet.getUserTransactions,

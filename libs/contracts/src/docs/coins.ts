@@ -197,10 +197,21 @@ const rule = { id: EXAMPLE.ruleId, ...newRule, status: 'active' };
 export const rulesDocs: Record<string, OperationDocs> = {
   createRule: {
     description:
-      'Creates a rule, active at once. The specification shows this call as GET with a JSON body, which the same path still accepts (deprecated: `fetch` and browsers send no GET body).',
+      'Creates a rule, active at once. Optionally a `userLimit` (a user may then be rewarded again, up to `times` per day, week or month of your time zone), a `budget` (the most coins it pays in all) and a validity window (`startsAt`, `endsAt`); a rule without them is the specification\u2019s. The specification shows this call as GET with a JSON body, which the same path still accepts (deprecated: `fetch` and browsers send no GET body).',
     errors: { 409: duplicate('you already have a rule with this name') },
     request: newRule,
     response: rule,
+  },
+  getRuleSettings: {
+    description:
+      'The time zone your rules count their daily, weekly and monthly limits in (`UTC` until you set one).',
+    response: { timeZone: 'Europe/Paris' },
+  },
+  setRuleSettings: {
+    description:
+      'Sets the time zone (an IANA name) your rules count their limits in. A change applies to rewards from then on; counts already made stay in the periods they were made in.',
+    request: { timeZone: 'Europe/Paris' },
+    response: { timeZone: 'Europe/Paris' },
   },
   listRules: {
     description: 'Your rules, newest first; `status` selects active or inactive ones.',
@@ -216,13 +227,19 @@ export const rulesDocs: Record<string, OperationDocs> = {
   },
   rewardUser: {
     description:
-      "Pays the rule's `coinValue` to the user, at most once per user per rule and to at most `maxNumberOfParticipant` distinct users (exact under any concurrency). Asking again answers the first ledger entry with `isExisting: true`. The user also earns points equal to the coins.",
+      "Pays the rule's `coinValue` to the user: at most once per user per rule, or with a `userLimit` up to its `times` per period (each call without an `Idempotency-Key` is a new reward; the same key answers the same reward); to at most `maxNumberOfParticipant` distinct users, never over its `budget`, only inside its validity window (all exact under any concurrency). Asking again answers the first ledger entry with `isExisting: true`. The user also earns points equal to the coins.",
     errors: {
       404: notFound('no rule of yours has this name', NOT_YOUR_USER),
       ...keyed,
       422: [
         { code: 'RULE_INACTIVE', when: 'the rule is inactive' },
         { code: 'RULE_CAP_REACHED', when: 'the participant cap is reached' },
+        { code: 'RULE_DAILY_LIMIT_REACHED', when: 'the user had `times` rewards of the rule this day' },
+        { code: 'RULE_WEEKLY_LIMIT_REACHED', when: 'the user had `times` rewards of the rule this week' },
+        { code: 'RULE_MONTHLY_LIMIT_REACHED', when: 'the user had `times` rewards of the rule this month' },
+        { code: 'RULE_BUDGET_EXHAUSTED', when: 'one more reward would take the rule over its budget' },
+        { code: 'RULE_NOT_STARTED', when: 'the reward\u2019s time is before the rule\u2019s `startsAt`' },
+        { code: 'RULE_ENDED', when: 'the reward\u2019s time is at or after the rule\u2019s `endsAt`' },
         {
           code: 'ISSUANCE_LIMIT_REACHED',
           when: 'the transfer would take your outstanding coins over your issuanceLimit',

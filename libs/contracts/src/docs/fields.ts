@@ -78,4 +78,17 @@ export const fieldDocs: Record<string, string> = {
   requestId: 'The onboarding request\u2019s id.',
   code: 'The 6-digit one-time code from the e-mail.',
   tag: 'A unique handle: 3 to 30 letters, digits or underscores.',
+  userLimit:
+    'Rules: the most rewards of one user per day, week or month, in your time zone; without it, a user is rewarded once.',
+  times: 'How many rewards of one user the rule pays per period (from 1).',
+  per: 'The period a limit counts in: `day`, `week` (from Monday) or `month`, in your time zone.',
+  budget:
+    'The most coins the rule pays in all (pending payments included): numeric text, at most 2 decimal places.',
+  spent: 'Coins the rule has paid or is paying, out of `budget`.',
+  startsAt: 'The rule pays rewards whose time is from this instant (ISO 8601 with an offset).',
+  endsAt: 'The rule pays rewards whose time is before this instant (ISO 8601 with an offset).',
+  occurredAt:
+    'When the earning event happened (ISO 8601 with an offset, within the last 7 days; default now): limits and the validity window read this time.',
+  timeZone:
+    'An IANA time zone name (`Europe/Paris`, `UTC`): the days, weeks and months your rules\u2019 limits count in.',
 };

@@ -7,7 +7,7 @@ export const tagDocs: Record<ServiceName | 'webhook events', string> = {
   onboarding:
     'Your users: onboard them in bulk, follow onboarding requests, read users, define tiers and move users between them.',
   rules:
-    'Reward rules: create, list, activate or deactivate them, and reward a user by a rule (once per user, up to its participant cap).',
+    'Reward rules: create, list, activate or deactivate them, set the time zone their limits count in, and reward a user by a rule (once per user or up to a limit per period, up to its participant cap and budget).',
   wallet:
     'Coins: transfers between you and your users, balances, history, reversals, the monthly summary, the treasury and its issuance limit, and the verifiable ledger export.',
   leaderboard: 'The coin leaderboard of a calendar month and the all-time points leaderboard.',

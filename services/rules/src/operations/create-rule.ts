@@ -10,6 +10,11 @@ export function createRuleHandler(deps: RulesDeps) {
       coinValue: body.coinValue,
       condition: body.condition,
       maxParticipants: Number(body.maxNumberOfParticipant),
+      limitTimes: body.userLimit?.times ?? null,
+      limitPeriod: body.userLimit?.per ?? null,
+      budget: body.budget ?? null,
+      startsAt: body.startsAt ?? null,
+      endsAt: body.endsAt ?? null,
     });
     return ruleView(rule);
   });

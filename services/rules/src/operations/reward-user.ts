@@ -3,15 +3,23 @@ import { onboarding, rules } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import type { RulesDeps } from '../deps.ts';
 import { checkRewardKey } from '../domain/rewards/idempotency-keys.ts';
-import { claimParticipation, findParticipation } from '../domain/rewards/participations.ts';
+import { claimLimitedReward, rewardOfKey } from '../domain/rewards/limited-rewards.ts';
+import {
+  claimParticipation,
+  findParticipation,
+  type Participation,
+} from '../domain/rewards/participations.ts';
 import { payParticipation } from '../domain/rewards/pay.ts';
-import { findRuleByName } from '../domain/rules/rule-store.ts';
+import { checkWindow } from '../domain/rewards/refusals.ts';
+import { findRuleByName, type RuleRecord } from '../domain/rules/rule-store.ts';
 
 /**
- * Pays a user a rule's coins, once: the participation is recorded as pending (taking a place under
- * the cap) before the wallet is called, and marked paid with the ledger entry after. Asking again
- * for the same user and rule answers with the first payment (`isExisting: true`), or completes it if
- * it is still pending.
+ * Pays a user a rule's coins: once per user for a rule without a limit, up to the limit per period
+ * for a limited one. The reward is recorded as pending (taking its place under the cap, its count in
+ * the period and its coins against the budget) before the wallet is called, and marked paid with the
+ * ledger entry after. Asking again for the same reward (the same user and rule without a limit, the
+ * same Idempotency-Key with one) answers with the first payment (`isExisting: true`), or completes it
+ * if it is still pending.
  */
 export function rewardUserHandler(deps: RulesDeps) {
   return handle(rules.rewardUser, async ({ partnerId, body, idempotencyKey }, ctx) => {
@@ -20,9 +28,17 @@ export function rewardUserHandler(deps: RulesDeps) {
     const rule = await findRuleByName(em, partnerId, body.ruleName);
     if (!rule) throw AppError.notFound(`rule ${body.ruleName} not found`);
 
-    let participation = await findParticipation(em, rule.id, body.userId);
-    let isExisting = participation !== undefined;
-    if (!participation) {
+    const known =
+      rule.limitTimes === null
+        ? await findParticipation(em, rule.id, body.userId)
+        : idempotencyKey
+          ? await rewardOfKey(em, partnerId, idempotencyKey)
+          : undefined;
+    let participation: Participation;
+    let isExisting = known !== undefined;
+    if (known) participation = known;
+    else {
+      checkWindow(rule, body.occurredAt ? new Date(body.occurredAt) : new Date());
       // Unknown users never take a place, not even for the time of the wallet's refusal.
       await callOperation(
         deps.nc,
@@ -30,12 +46,7 @@ export function rewardUserHandler(deps: RulesDeps) {
         { partnerId, body: { userId: body.userId } },
         { timeoutMs: deps.config.RULES_CALL_TIMEOUT_MS, requestId: ctx.requestId },
       );
-      const claimed = await claimParticipation(
-        em,
-        rule,
-        body.userId,
-        deps.config.RULES_CALL_TIMEOUT_MS + deps.config.REWARD_RETRY_BASE_MS,
-      );
+      const claimed = await claim(deps, rule, body, idempotencyKey);
       if (claimed.capReached) deps.relay.notify();
       participation = claimed.participation;
       isExisting = !claimed.created;
@@ -44,4 +55,21 @@ export function rewardUserHandler(deps: RulesDeps) {
     const coinsLedger = await payParticipation(deps, participation, ctx.requestId);
     return { isExisting, coinsLedger };
   });
+}
+
+async function claim(
+  deps: RulesDeps,
+  rule: RuleRecord,
+  body: { userId: string; occurredAt?: string },
+  key: string | undefined,
+): Promise<{ participation: Participation; created: boolean; capReached: boolean }> {
+  const firstRetryInMs = deps.config.RULES_CALL_TIMEOUT_MS + deps.config.REWARD_RETRY_BASE_MS;
+  if (rule.limitTimes === null) return claimParticipation(deps.db.em, rule, body.userId, firstRetryInMs);
+  const claimed = await claimLimitedReward(deps.db.em, rule, {
+    userId: body.userId,
+    occurredAt: body.occurredAt,
+    key,
+    firstRetryInMs,
+  });
+  return { participation: claimed.reward, created: claimed.created, capReached: claimed.capReached };
 }

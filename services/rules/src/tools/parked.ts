@@ -6,10 +6,10 @@ import { outboxQueue } from '@coin/events';
 import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { rulesConfig } from '../config.ts';
-import { rewardQueue } from '../domain/rewards/retrier.ts';
+import { limitedRewardQueue, rewardQueue } from '../domain/rewards/retrier.ts';
 import { rulesMigrations } from '../migrations/index.ts';
 
 await runCommand('rules-parked', rulesConfig(process.env), async ({ database }) => {
   const db = await database({ migrations: rulesMigrations });
-  return runParkedCommand(db, [rewardQueue, outboxQueue], process.argv.slice(2));
+  return runParkedCommand(db, [rewardQueue, limitedRewardQueue, outboxQueue], process.argv.slice(2));
 });

@@ -4,11 +4,19 @@ import { boundQuery, boundRow, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
 import { addToOutbox } from '@coin/events';
 import type { z } from 'zod';
+import { refusalOf } from './refusals.ts';
 
 export type CoinsLedger = z.infer<typeof wallet.transferLedgerEntrySchema>;
 
-/** One user's participation in one rule: `pending` until the wallet has paid it, then `paid`. */
+/**
+ * Where a reward is kept: `participations` (one per user and rule, for a rule without a limit) or
+ * `rule_rewards` (each reward of a limited rule). Both have the same columns the payment reads.
+ */
+export type RewardTable = 'participations' | 'rule_rewards';
+
+/** One reward of a user by a rule: `pending` until the wallet has paid it, then `paid`. */
 export interface Participation {
+  table: RewardTable;
   id: string;
   partnerId: string;
   ruleId: string;
@@ -33,8 +41,9 @@ export interface ParticipationRow {
 export const PARTICIPATION_COLUMNS = `p.id, p.partner_id, p.rule_id, r.name AS rule_name, p.user_id,
   p.coins::text AS coins, p.status, p.coins_ledger`;
 
-export function toParticipation(row: ParticipationRow): Participation {
+export function toParticipation(row: ParticipationRow, table: RewardTable): Participation {
   return {
+    table,
     id: row.id,
     partnerId: row.partner_id,
     ruleId: row.rule_id,
@@ -57,7 +66,21 @@ export async function findParticipation(
       WHERE p.rule_id = $1 AND p.user_id = $2`,
     [ruleId, userId],
   );
-  return row && toParticipation(row);
+  return row && toParticipation(row, 'participations');
+}
+
+/** A reward by its id, in its table. */
+export async function findReward(
+  em: EntityManager,
+  table: RewardTable,
+  id: string,
+): Promise<Participation | undefined> {
+  const row = await boundRow<ParticipationRow>(
+    em,
+    `SELECT ${PARTICIPATION_COLUMNS} FROM ${table} p JOIN rules r ON r.id = p.rule_id WHERE p.id = $1`,
+    [id],
+  );
+  return row && toParticipation(row, table);
 }
 
 export interface ClaimedRule {
@@ -68,8 +91,8 @@ export interface ClaimedRule {
 
 /**
  * Takes one of the rule's places for the user, in one transaction: the participation row (unique per
- * rule and user) and the rule's counter, raised only while it is below the cap. Concurrent claims
- * queue on the rule's row, so the cap is exact whatever the number of requests or replicas. The
+ * rule and user) and the rule's counters, raised only while the cap and the budget allow. Concurrent
+ * claims queue on the rule's row, so both are exact whatever the number of requests or replicas. The
  * claim that takes the last place publishes `ruleCapReached` in the same transaction (`capReached`:
  * the caller wakes the outbox relay). Returns the existing participation instead when the user
  * already has one.
@@ -92,31 +115,7 @@ export async function claimParticipation(
       [id, rule.partnerId, rule.id, userId, firstRetryInMs, rule.id],
     );
     if (inserted.length === 0) return { created: false, capReached: false };
-    const counted = await boundRow<{ full: boolean; max_participants: number; at: string }>(
-      tx,
-      `UPDATE rules SET participants = participants + 1
-        WHERE id = $1 AND status = 'active' AND participants < max_participants
-        RETURNING participants = max_participants AS full, max_participants, clock_timestamp() AS at`,
-      [rule.id],
-    );
-    if (!counted) {
-      const [now] = await boundQuery<{ status: string }>(tx, 'SELECT status FROM rules WHERE id = $1', [
-        rule.id,
-      ]);
-      throw now?.status === 'active'
-        ? AppError.unprocessable('RULE_CAP_REACHED', `rule ${rule.name} has reached its participant cap`)
-        : AppError.unprocessable('RULE_INACTIVE', `rule ${rule.name} is inactive`);
-    }
-    if (counted.full) {
-      const event: Omit<RuleCapReachedEvent, 'eventId'> = {
-        partnerId: rule.partnerId,
-        ruleId: rule.id,
-        ruleName: rule.name,
-        maxParticipants: counted.max_participants,
-        reachedAt: new Date(counted.at).toISOString(),
-      };
-      await addToOutbox(tx, { subject: EVENT_SUBJECTS.ruleCapReached, payload: event });
-    }
+    const counted = await countClaim(tx, rule, true);
     return { created: true, capReached: counted.full };
   });
   const participation = await findParticipation(em, rule.id, userId);
@@ -125,19 +124,52 @@ export async function claimParticipation(
 }
 
 /**
+ * Raises the rule's counters for one reward, in the claim's transaction: a place under the cap when
+ * the user is new to the rule, and the coins against its budget, only while both allow; otherwise
+ * throws the refusal. The claim that takes the last place publishes `ruleCapReached`.
+ */
+export async function countClaim(
+  tx: EntityManager,
+  rule: ClaimedRule,
+  newUser: boolean,
+): Promise<{ full: boolean }> {
+  const counted = await boundRow<{ full: boolean; max_participants: number; at: string }>(
+    tx,
+    `UPDATE rules SET participants = participants + $2::int, spent = spent + coin_value
+      WHERE id = $1 AND status = 'active' AND participants + $2::int <= max_participants
+        AND (budget IS NULL OR spent + coin_value <= budget)
+      RETURNING $2::int = 1 AND participants = max_participants AS full, max_participants,
+        clock_timestamp() AS at`,
+    [rule.id, newUser ? 1 : 0],
+  );
+  if (!counted) throw await refusalOf(tx, rule, newUser);
+  if (counted.full) {
+    const event: Omit<RuleCapReachedEvent, 'eventId'> = {
+      partnerId: rule.partnerId,
+      ruleId: rule.id,
+      ruleName: rule.name,
+      maxParticipants: counted.max_participants,
+      reachedAt: new Date(counted.at).toISOString(),
+    };
+    await addToOutbox(tx, { subject: EVENT_SUBJECTS.ruleCapReached, payload: event });
+  }
+  return { full: counted.full };
+}
+
+/**
  * Records the wallet's ledger entry on a pending participation. Returns true when this call made it
  * paid (and so must publish the reward), false when another attempt already had.
  */
 export async function markPaid(
   tx: EntityManager,
-  participationId: string,
+  p: Pick<Participation, 'table' | 'id'>,
   coinsLedger: CoinsLedger,
 ): Promise<{ paidAt: string } | undefined> {
   const row = await boundRow<{ paid_at: string }>(
     tx,
-    `UPDATE participations SET status = 'paid', ledger_entry_id = $1, coins_ledger = $2, paid_at = now()
+    `UPDATE ${p.table} SET status = 'paid', ledger_entry_id = $1, coins_ledger = $2, paid_at = now()
       WHERE id = $3 AND status = 'pending' RETURNING paid_at`,
-    [coinsLedger.id, JSON.stringify(coinsLedger), participationId],
+    [coinsLedger.id, JSON.stringify(coinsLedger), p.id],
   );
   return row && { paidAt: new Date(row.paid_at).toISOString() };
 }
@@ -145,13 +177,17 @@ export async function markPaid(
 /** Gives the place back after the wallet definitively refused the payment (e.g. an unknown user). */
 export async function releaseParticipation(em: EntityManager, participationId: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const row = await boundRow<{ rule_id: string }>(
+    const row = await boundRow<{ rule_id: string; coins: string }>(
       tx,
-      `DELETE FROM participations WHERE id = $1 AND status = 'pending' RETURNING rule_id`,
+      `DELETE FROM participations WHERE id = $1 AND status = 'pending' RETURNING rule_id, coins::text`,
       [participationId],
     );
     if (row) {
-      await boundQuery(tx, 'UPDATE rules SET participants = participants - 1 WHERE id = $1', [row.rule_id]);
+      await boundQuery(
+        tx,
+        'UPDATE rules SET participants = participants - 1, spent = greatest(spent - $2::numeric, 0) WHERE id = $1',
+        [row.rule_id, row.coins],
+      );
     }
   });
 }

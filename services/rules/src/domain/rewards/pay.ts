@@ -8,17 +8,27 @@ import {
 import { AppError } from '@coin/errors';
 import { addToOutbox } from '@coin/events';
 import type { RulesDeps } from '../../deps.ts';
+import { releaseLimitedReward } from './limited-rewards.ts';
 import {
   type CoinsLedger,
-  findParticipation,
+  findReward,
   markPaid,
   type Participation,
   releaseParticipation,
 } from './participations.ts';
 
-/** The wallet's key for a reward: the same on every attempt, so a retry can never pay twice. */
-function rewardIdempotencyKey(p: Pick<Participation, 'ruleId' | 'userId'>): string {
-  return `${RULE_REWARD_IDEMPOTENCY_PREFIX}${p.ruleId}:${p.userId}`;
+/**
+ * The wallet's key for a reward: the same on every attempt, so a retry can never pay twice. A limited
+ * rule's rewards of one user are told apart by their own id.
+ */
+function rewardIdempotencyKey(p: Pick<Participation, 'table' | 'id' | 'ruleId' | 'userId'>): string {
+  const once = `${RULE_REWARD_IDEMPOTENCY_PREFIX}${p.ruleId}:${p.userId}`;
+  return p.table === 'participations' ? once : `${once}:${p.id}`;
+}
+
+function release(deps: RulesDeps, p: Participation): Promise<void> {
+  const em = deps.db.em.fork();
+  return p.table === 'participations' ? releaseParticipation(em, p.id) : releaseLimitedReward(em, p.id);
 }
 
 /** Refusals that no retry can change: the participation is released instead of kept pending. */
@@ -32,7 +42,7 @@ async function recordPayment(
   coinsLedger: CoinsLedger,
 ): Promise<CoinsLedger> {
   const published = await deps.db.em.fork().transactional(async (tx) => {
-    const paid = await markPaid(tx, p.id, coinsLedger);
+    const paid = await markPaid(tx, p, coinsLedger);
     if (!paid) return false;
     const event: Omit<RuleRewardedEvent, 'eventId'> = {
       partnerId: p.partnerId,
@@ -52,7 +62,7 @@ async function recordPayment(
     return coinsLedger;
   }
   // Another attempt (a concurrent request or the retrier) recorded it first: answer with its entry.
-  const stored = await findParticipation(deps.db.em.fork(), p.ruleId, p.userId);
+  const stored = await findReward(deps.db.em.fork(), p.table, p.id);
   return stored?.coinsLedger ?? coinsLedger;
 }
 
@@ -83,7 +93,7 @@ export async function payParticipation(
   } catch (err) {
     const appErr = err instanceof AppError ? err : AppError.internal();
     if (isDefinitiveRefusal(appErr)) {
-      await releaseParticipation(deps.db.em.fork(), p.id);
+      await release(deps, p);
       throw appErr;
     }
     throw new AppError(appErr.status, {

@@ -1,7 +1,12 @@
 import { boundQuery, boundRow } from '@coin/db';
 import { type JobQueue, type JobWorker, startJobWorker } from '@coin/jobs';
 import type { RulesDeps } from '../../deps.ts';
-import { PARTICIPATION_COLUMNS, type ParticipationRow, toParticipation } from './participations.ts';
+import {
+  PARTICIPATION_COLUMNS,
+  type ParticipationRow,
+  type RewardTable,
+  toParticipation,
+} from './participations.ts';
 import { payParticipation } from './pay.ts';
 
 /** Rewards claimed but not yet paid by the wallet. */
@@ -12,6 +17,13 @@ export const rewardQueue: JobQueue = {
   fairnessKey: 'partner_id',
 };
 
+/** The same, for the rewards of limited rules. */
+export const limitedRewardQueue: JobQueue = {
+  ...rewardQueue,
+  name: 'limited-reward-payment',
+  table: 'rule_rewards',
+};
+
 /**
  * Completes rewards left pending (the wallet was down or slow, or the service stopped mid-way)
  * through the `reward-payment` job queue: no lock is held during the wallet call, and the wallet's
@@ -19,13 +31,14 @@ export const rewardQueue: JobQueue = {
  * refusal releases the participation; a payment that keeps failing is parked after
  * REWARD_MAX_ATTEMPTS (more than a day by default), still holding its place under the cap.
  */
-export function startRewardRetrier(deps: RulesDeps): JobWorker {
+export function startRewardRetrier(deps: RulesDeps, queue: JobQueue): JobWorker {
+  const table = queue.table as RewardTable;
   const { config, log } = deps;
   return startJobWorker({
     db: deps.db,
     log,
     service: 'rules',
-    queue: rewardQueue,
+    queue,
     concurrency: config.REWARD_RETRY_CONCURRENCY,
     perKeyConcurrency: Math.max(1, Math.floor(config.REWARD_RETRY_CONCURRENCY / 2)),
     leaseMs: config.RULES_CALL_TIMEOUT_MS * 2 + 5000,
@@ -35,16 +48,16 @@ export function startRewardRetrier(deps: RulesDeps): JobWorker {
     async run(job) {
       const row = await boundRow<ParticipationRow>(
         deps.db.em.fork(),
-        `SELECT ${PARTICIPATION_COLUMNS} FROM participations p JOIN rules r ON r.id = p.rule_id
+        `SELECT ${PARTICIPATION_COLUMNS} FROM ${table} p JOIN rules r ON r.id = p.rule_id
           WHERE p.id = $1 AND p.status = 'pending'`,
         [job.id],
       );
       if (!row) return 'done';
-      const participation = toParticipation(row);
+      const participation = toParticipation(row, table);
       try {
         await payParticipation(deps, participation);
       } catch (err) {
-        const released = await boundQuery(deps.db.em.fork(), 'SELECT 1 FROM participations WHERE id = $1', [
+        const released = await boundQuery(deps.db.em.fork(), `SELECT 1 FROM ${table} WHERE id = $1`, [
           job.id,
         ]);
         if (released.length === 0) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { rules } from '@coin/contracts';
-import { boundPage, boundRow, type EntityManager, insertUnique } from '@coin/db';
+import { boundPage, boundRow, type EntityManager, insertUnique, isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { z } from 'zod';
 
@@ -18,10 +18,23 @@ export interface RuleRecord {
   maxParticipants: number;
   participants: number;
   status: 'active' | 'inactive';
+  /** A limited rule pays a user up to `limitTimes` per `limitPeriod`; without, once. */
+  limitTimes: number | null;
+  limitPeriod: 'day' | 'week' | 'month' | null;
+  /** Exact decimal text; `spent` (pending payments included) never exceeds it. */
+  budget: string | null;
+  spent: string;
+  startsAt: string | null;
+  endsAt: string | null;
 }
 
 const COLUMNS = `id, partner_id AS "partnerId", name, coin_value::text AS "coinValue", condition,
-  max_participants AS "maxParticipants", participants, status`;
+  max_participants AS "maxParticipants", participants, status, limit_times AS "limitTimes",
+  limit_period AS "limitPeriod", budget::text AS budget, spent::text AS spent, starts_at AS "startsAt",
+  ends_at AS "endsAt"`;
+
+/** What a rule states beyond the specification's fields, at creation. */
+export type RuleLimits = Pick<RuleRecord, 'limitTimes' | 'limitPeriod' | 'budget' | 'startsAt' | 'endsAt'>;
 
 /** The specification's Rule: numbers as text, no owner. */
 export function ruleView(rule: RuleRecord): z.infer<typeof rules.ruleSchema> {
@@ -32,6 +45,11 @@ export function ruleView(rule: RuleRecord): z.infer<typeof rules.ruleSchema> {
     condition: rule.condition,
     maxNumberOfParticipant: String(rule.maxParticipants),
     status: rule.status,
+    ...(rule.limitTimes !== null &&
+      rule.limitPeriod && { userLimit: { times: rule.limitTimes, per: rule.limitPeriod } }),
+    ...(rule.budget !== null && { budget: rule.budget, spent: rule.spent }),
+    ...(rule.startsAt !== null && { startsAt: isoTime(rule.startsAt) }),
+    ...(rule.endsAt !== null && { endsAt: isoTime(rule.endsAt) }),
   };
 }
 
@@ -44,13 +62,26 @@ export function listedRuleView(rule: RuleRecord): z.infer<typeof rules.listedRul
 export async function createRule(
   em: EntityManager,
   partnerId: string,
-  rule: Pick<RuleRecord, 'name' | 'coinValue' | 'condition' | 'maxParticipants'>,
+  rule: Pick<RuleRecord, 'name' | 'coinValue' | 'condition' | 'maxParticipants'> & RuleLimits,
 ): Promise<RuleRecord> {
   return insertUnique<RuleRecord>(
     em,
-    `INSERT INTO rules (id, partner_id, name, coin_value, condition, max_participants, status)
-     VALUES ($1, $2, $3, $4, $5, $6, 'active') RETURNING ${COLUMNS}`,
-    [randomUUID(), partnerId, rule.name, rule.coinValue, rule.condition, rule.maxParticipants],
+    `INSERT INTO rules (id, partner_id, name, coin_value, condition, max_participants, status, limit_times,
+       limit_period, budget, starts_at, ends_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    [
+      randomUUID(),
+      partnerId,
+      rule.name,
+      rule.coinValue,
+      rule.condition,
+      rule.maxParticipants,
+      rule.limitTimes,
+      rule.limitPeriod,
+      rule.budget,
+      rule.startsAt,
+      rule.endsAt,
+    ],
     () => AppError.conflict(`a rule named ${rule.name} already exists`),
   );
 }
