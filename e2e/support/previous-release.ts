@@ -19,7 +19,7 @@ import { webhooksMigrations } from '../../services/webhooks/src/migrations/index
  * `node scripts/release-fixture.ts <version>` (e2e/fixtures/release-<version>): the newest one is the
  * release this code upgrades from.
  */
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const version = (d: string) => d.replace('release-', '').split('.').map(Number);
 const latest = readdirSync(FIXTURES)
   .filter((d) => /^release-\d+\.\d+\.\d+$/.test(d))
