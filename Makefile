@@ -36,8 +36,10 @@ docs: docs/site/dist/index.html
 browser:
 	@sh scripts/install-chromium.sh
 
+# The commit-msg hook (.githooks/commit-msg) checks the commit convention; only in a git work tree.
 # Last, the compile cache the services start with (scripts/warm-compile-cache.ts says why).
 install: node_modules/.package-lock.json dashboard/dist/index.html docs/site/dist/index.html
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then git config core.hooksPath .githooks; fi
 	@sh scripts/install-promtool.sh || echo "(make alerts needs promtool)"
 	@npm run --silent warm-compile-cache
 
