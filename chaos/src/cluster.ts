@@ -51,6 +51,7 @@ export class Cluster {
       LOG_LEVEL: logLevel,
       // Partners sign up and log in by the dozen; the workload is not a credential-stuffing attack.
       AUTH_RATE_LIMIT_MAX: '100000',
+      CLIENT_RATE_LIMIT_MAX: '100000000',
       // A paused replica holds its requests: callers give up soon and retry (on another replica).
       REQUEST_TIMEOUT_MS: '3000',
       RULES_CALL_TIMEOUT_MS: '3000',

@@ -12,6 +12,7 @@ export * as accounts from './accounts.ts';
 export * from './auth.ts';
 export * from './body-limits.ts';
 export * from './broadcasts.ts';
+export * from './client-key.ts';
 export * from './common.ts';
 export * from './events.ts';
 export * as identity from './identity.ts';

@@ -27,8 +27,11 @@ export interface HttpBinding {
    * `DEFAULT_BODY_LIMIT_BYTES`, and a route without a body reads none (body-limits.ts).
    */
   bodyLimit?: number;
-  /** Counted against the stricter per-IP limit of sign-up and login routes. */
-  rateLimit?: 'auth';
+  /**
+   * Beside the per-client limit of every route: `auth`, the stricter per-address limit of sign-up
+   * and login routes; `partner`, a per-partner limit of an operation triggered by hand.
+   */
+  rateLimit?: 'auth' | 'partner';
   /** Accepts an `Idempotency-Key` header. */
   idempotent?: boolean;
   /**

@@ -29,14 +29,16 @@ export interface OperationErrorCodes {
   logout:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  getMe: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getMe: 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
   setWebhook:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -44,15 +46,22 @@ export interface OperationErrorCodes {
   createApiKey:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listApiKeys: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listApiKeys:
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   revokeApiKey:
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -89,6 +98,7 @@ export interface OperationErrorCodes {
   onboardUsers:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -97,20 +107,29 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
   listOnboardingRequests:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
-  listUsers: 'Bad request' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listUsers:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   getPartnerUser:
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -118,15 +137,23 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'DUPLICATE'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listTiers: 'Bad request' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listTiers:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   upgradeTier:
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -135,15 +162,23 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'DUPLICATE'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listRules: 'Bad request' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listRules:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   updateRule:
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -155,6 +190,7 @@ export interface OperationErrorCodes {
     | 'ISSUANCE_LIMIT_REACHED'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'RULE_BUDGET_EXHAUSTED'
     | 'RULE_CAP_REACHED'
     | 'RULE_DAILY_LIMIT_REACHED'
@@ -167,10 +203,16 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  getRuleSettings: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getRuleSettings:
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   setRuleSettings:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -182,6 +224,7 @@ export interface OperationErrorCodes {
     | 'ISSUANCE_LIMIT_REACHED'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -193,6 +236,7 @@ export interface OperationErrorCodes {
     | 'INSUFFICIENT_BALANCE'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -201,6 +245,7 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -208,12 +253,14 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
   coinSummary:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -226,14 +273,21 @@ export interface OperationErrorCodes {
     | 'NOT_FOUND'
     | 'NOT_REVERSIBLE'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  getTreasury: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getTreasury:
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   setTreasury:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -241,6 +295,7 @@ export interface OperationErrorCodes {
   ledgerExport:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -254,6 +309,7 @@ export interface OperationErrorCodes {
     | 'PENDING_ALREADY_VOIDED'
     | 'PENDING_AMOUNT_EXCEEDED'
     | 'PENDING_EXPIRED'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -267,6 +323,7 @@ export interface OperationErrorCodes {
     | 'PENDING_ALREADY_POSTED'
     | 'PENDING_ALREADY_VOIDED'
     | 'PENDING_EXPIRED'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
@@ -275,6 +332,7 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -282,12 +340,14 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
   coinLeaderboard:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -295,13 +355,20 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
-  pingLeaderboard: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  pingLeaderboard:
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   listDeliveries:
     | 'Bad request'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -309,8 +376,14 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
-  listEventKinds: 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listEventKinds:
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
 }

@@ -106,6 +106,7 @@ describe('the SDK and the server telling it to wait', () => {
       | 'NOT_FOUND'
       | 'Bad request'
       | 'PAYLOAD_TOO_LARGE'
+      | 'RATE_LIMITED'
       | 'UNAUTHORIZED'
       | 'SERVICE_UNAVAILABLE'
       | 'SERVICE_TIMEOUT'

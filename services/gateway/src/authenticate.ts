@@ -15,6 +15,8 @@ interface Options {
   keys: VerificationKeys;
   timeoutMs: number;
   apiKeyCacheMs: number;
+  /** How long a key identity did not know is refused here without asking again. */
+  apiKeyMissCacheMs: number;
 }
 
 const API_KEY_CACHE_MAX = 10_000;
@@ -28,6 +30,8 @@ const VERIFIED_TOKEN_CACHE_MS = 60_000;
  */
 export function createAuthenticator(opts: Options) {
   const apiKeys = new LRUCache<string, string>({ max: API_KEY_CACHE_MAX });
+  // Keys identity refused: a client repeating one costs no bus call and no database read.
+  const unknownKeys = new LRUCache<string, AppError>({ max: API_KEY_CACHE_MAX });
   // A token is immutable: once its signature checked out, the same string needs no second
   // signature check until it expires (bounded, so a key rotation is picked up within a minute).
   const verifiedTokens = new LRUCache<string, string>({ max: VERIFIED_TOKEN_CACHE_MAX });
@@ -69,12 +73,21 @@ export function createAuthenticator(opts: Options) {
   async function verifyApiKey(key: string, requestId: string): Promise<Caller> {
     const cached = apiKeys.get(key);
     if (cached) return { partnerId: cached, via: 'api_key' };
-    const { partnerId } = await callOperation(
-      opts.nc,
-      identity.verifyApiKey,
-      { body: { key } },
-      { timeoutMs: opts.timeoutMs, requestId },
-    );
+    const refused = unknownKeys.get(key);
+    if (refused) throw refused;
+    let partnerId: string;
+    try {
+      ({ partnerId } = await callOperation(
+        opts.nc,
+        identity.verifyApiKey,
+        { body: { key } },
+        { timeoutMs: opts.timeoutMs, requestId },
+      ));
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401 && opts.apiKeyMissCacheMs > 0)
+        unknownKeys.set(key, err, { ttl: opts.apiKeyMissCacheMs });
+      throw err;
+    }
     if (opts.apiKeyCacheMs > 0) apiKeys.set(key, partnerId, { ttl: opts.apiKeyCacheMs });
     return { partnerId, via: 'api_key' };
   }

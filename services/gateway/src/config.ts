@@ -8,7 +8,18 @@ const schema = baseConfigSchema.extend({
   TRUST_PROXY: trustProxySetting,
   AUTH_RATE_LIMIT_MAX: integer(20),
   AUTH_RATE_LIMIT_WINDOW_MS: integer(60_000),
+  /**
+   * Requests per client address (an IPv6 /64) per window on every route, counted before
+   * authentication in Redis across replicas (docs/partners/limits.md).
+   */
+  CLIENT_RATE_LIMIT_MAX: integer(6000),
+  CLIENT_RATE_LIMIT_WINDOW_MS: integer(60_000),
+  /** Calls per partner per window of an operation a partner triggers by hand (webhook redelivery). */
+  PARTNER_ACTION_RATE_LIMIT_MAX: integer(30),
+  PARTNER_ACTION_RATE_LIMIT_WINDOW_MS: integer(60_000),
   API_KEY_CACHE_MS: integer(30_000, { min: 0 }),
+  /** An API key identity did not know is refused without asking again for this long. */
+  API_KEY_MISS_CACHE_MS: integer(30_000, { min: 0 }),
   /**
    * Memory for answers served again within their operation's `freshForMs` (answer-cache.ts); a
    * points page with large user data is far larger than a coin board's.

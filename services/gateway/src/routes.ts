@@ -8,7 +8,7 @@ import {
 } from '@coin/contracts';
 import { validateLargeRequest } from '@coin/contracts/validation-pool';
 import { AppError, success } from '@coin/errors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { answerCache, freshnessOf } from './answer-cache.ts';
 import { type Authenticator, authenticateFirst } from './authenticate-first.ts';
 import type { GatewayConfig } from './config.ts';
@@ -19,6 +19,8 @@ interface RouteDeps {
   config: GatewayConfig;
   authenticate: Authenticator;
   admitLargeBody: LargeBodyAdmission;
+  /** The per-partner limit of operations a partner triggers by hand (`rateLimit: 'partner'`). */
+  partnerLimit: onRequestHookHandler;
 }
 
 function idempotencyKey(op: Operation, header: string | string[] | undefined): string | undefined {
@@ -94,7 +96,11 @@ export function registerOperationRoutes(
       method: [http.method, ...(http.alsoMethods ?? [])],
       url: http.path,
       bodyLimit: bodyLimitOf(op),
-      onRequest: http.auth === 'partner' ? [authenticate, deps.admitLargeBody] : [deps.admitLargeBody],
+      onRequest: [
+        ...(http.auth === 'partner' ? [authenticate] : []),
+        ...(http.rateLimit === 'partner' ? [deps.partnerLimit] : []),
+        deps.admitLargeBody,
+      ],
       config: {
         ...LARGE_BODY_ROUTE,
         ...(http.rateLimit === 'auth' ? { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_MAX } } : {}),

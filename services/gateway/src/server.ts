@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allOperations, NO_BODY_LIMIT_BYTES } from '@coin/contracts';
+import { allOperations, clientKey, NO_BODY_LIMIT_BYTES } from '@coin/contracts';
 import { parseJsonText } from '@coin/contracts/validation-pool';
 import { AppError } from '@coin/errors';
 import { type ProcessContext, startProcess } from '@coin/startup/process';
@@ -10,6 +10,7 @@ import { startAdminServer } from './admin-server.ts';
 import { allowedMethodsOf } from './allowed-methods.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { continueOnlyWhenRead, refuseDeclaredOversize } from './body-limits.ts';
+import { limitEveryClient, perPartnerLimit } from './client-limits.ts';
 import { type GatewayConfig, gatewayConfig } from './config.ts';
 import { registerDashboardPages } from './dashboard/serve.ts';
 import { registerDashboardSession } from './dashboard/session.ts';
@@ -89,23 +90,25 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
       request.log.info(line, 'request completed');
     else request.log.debug(line, 'request completed');
   });
-  installErrorHandling(app, allowedMethodsOf(allOperations));
-  app.addHook('onRequest', refuseDeclaredOversize);
-  continueOnlyWhenRead(app);
-  await registerObservability(app);
-
   // Counted in Redis, so a client gets the limit once, not once per gateway replica. A Redis outage
-  // lets requests through (skipOnError): identity's per-e-mail throttle still bounds password
-  // guesses, and partners keep logging in.
+  // lets requests through (skipOnError): identity's login throttles still bound password guesses,
+  // and partners keep working.
   await app.register(rateLimit, {
     global: false,
     timeWindow: config.AUTH_RATE_LIMIT_WINDOW_MS,
     redis: redis(),
     nameSpace: `coin-rate-limit:${config.NATS_NAMESPACE}:`,
     skipOnError: true,
+    keyGenerator: (request) => clientKey(request.ip),
     errorResponseBuilder: (_request, context) =>
       AppError.rateLimited('too many requests from this address; slow down', Math.ceil(context.ttl / 1000)),
   });
+  limitEveryClient(app, config);
+  installErrorHandling(app, allowedMethodsOf(allOperations));
+  app.addHook('onRequest', refuseDeclaredOversize);
+  continueOnlyWhenRead(app);
+  await registerObservability(app);
+
   registerApiDocs(app, allOperations, config.PUBLIC_URL);
 
   const services = config.READY_SERVICES
@@ -127,12 +130,14 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
     keys,
     timeoutMs: config.REQUEST_TIMEOUT_MS,
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
+    apiKeyMissCacheMs: config.API_KEY_MISS_CACHE_MS,
   });
   registerOperationRoutes(app, allOperations, {
     nc,
     config,
     authenticate,
     admitLargeBody: largeBodyAdmission(),
+    partnerLimit: perPartnerLimit(app, config),
   });
   // Cookies are the dashboard session's alone: the API takes Bearer credentials only, so its routes
   // neither parse a Cookie header nor run the plugin's hook on every answer.

@@ -17,6 +17,12 @@ const load = serviceConfig('identity', {
   REFRESH_TOKEN_TTL_SECONDS: integer(30 * 86_400, { min: 60 }),
   LOGIN_MAX_FAILURES: integer(5),
   LOGIN_LOCK_SECONDS: integer(900),
+  /**
+   * Past LOGIN_MAX_FAILURES attempts on one e-mail from all clients in a window, each attempt waits
+   * this long, doubling per attempt up to LOGIN_DELAY_MAX_MS: a delay, never a lockout.
+   */
+  LOGIN_DELAY_BASE_MS: integer(250, { min: 0 }),
+  LOGIN_DELAY_MAX_MS: integer(2000, { min: 0 }),
   /** `smtp://user:pass@host:port` or `smtps://…`; without it (development mode only) mail is logged. */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).default('Coin Rewards <no-reply@coin-rewards.local>'),

@@ -36,8 +36,15 @@ export function errorsOf(op: Operation): Map<number, ErrorDoc[]> {
       `a body is sent: this operation takes none (at most ${formatBytes(limit)})`,
     );
   }
-  if (http.rateLimit === 'auth')
-    add(429, 'RATE_LIMITED', 'too many calls from this address (see Retry-After)');
+  add(
+    429,
+    'RATE_LIMITED',
+    http.rateLimit === 'auth'
+      ? 'too many calls from this address: this operation has a stricter limit (see Retry-After)'
+      : http.rateLimit === 'partner'
+        ? 'too many of these calls by this partner, or from this address (see Retry-After)'
+        : 'too many calls from this address (see Retry-After)',
+  );
   add(503, 'SERVICE_UNAVAILABLE', 'the service is down; nothing was done, retry with backoff');
   add(
     504,

@@ -1,5 +1,6 @@
+import { setTimeout } from 'node:timers/promises';
 import { handle } from '@coin/bus';
-import { identity } from '@coin/contracts';
+import { clientKey, identity } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
@@ -9,29 +10,36 @@ import { DUMMY_HASH, verifyPassword } from '../domain/security/passwords.ts';
 import { issueTokens } from './issue-tokens.ts';
 
 /**
- * Every attempt is counted per e-mail before its password is checked (admitLoginAttempt), so at
- * most LOGIN_MAX_FAILURES guesses are evaluated per window however many arrive at once; past it
- * the account answers 429 with Retry-After, whatever the password, and each window that ends full
- * doubles the next. A correct password clears the count.
+ * Every attempt is counted before its password is checked (admitLoginAttempt): per (e-mail, client
+ * address), at most LOGIN_MAX_FAILURES guesses per window, past which that pair alone answers 429
+ * with Retry-After, whatever the password, each full window doubling the next; per e-mail, from
+ * every client, only a growing delay. A correct password clears its pair and the delay.
  */
 export function loginHandler(deps: IdentityDeps) {
   const throttle = {
     maxAttempts: deps.config.LOGIN_MAX_FAILURES,
     lockSeconds: deps.config.LOGIN_LOCK_SECONDS,
+    delayBaseMs: deps.config.LOGIN_DELAY_BASE_MS,
+    delayMaxMs: deps.config.LOGIN_DELAY_MAX_MS,
   };
 
-  return handle(identity.login, async ({ body }) => {
+  return handle(identity.login, async ({ body, clientIp }) => {
     const em = deps.db.em;
     const email = body.email.toLowerCase();
-    const retryAfter = await admitLoginAttempt(em, email, throttle);
-    if (retryAfter !== undefined) {
-      throw AppError.rateLimited('too many failed logins for this account; try again later', retryAfter);
+    const client = clientIp === undefined ? 'unknown' : clientKey(clientIp);
+    const admission = await admitLoginAttempt(em, email, client, throttle);
+    if ('retryAfter' in admission) {
+      throw AppError.rateLimited(
+        'too many failed logins for this account from this address; try again later or unlock it by e-mail',
+        admission.retryAfter,
+      );
     }
+    if (admission.delayMs > 0) await setTimeout(admission.delayMs);
 
     const partner = await findPartnerByEmail(em, email);
     const ok = await verifyPassword(body.password, partner?.passwordHash ?? DUMMY_HASH);
     if (!partner || !ok) throw AppError.unauthorized('email or password is incorrect');
-    await clearLoginFailures(em, email);
+    await clearLoginFailures(em, email, client);
 
     const tokens = await issueTokens(deps, em, partner.partnerId);
     return {

@@ -50,15 +50,20 @@ export async function revokeApiKey(em: EntityManager, partnerId: string, id: str
   return row !== undefined;
 }
 
-/** The live key's owner, recording its use; undefined for an unknown or revoked key. */
+/**
+ * The live key's owner, recording its use at most once a minute: a key calling many times a second
+ * would otherwise write its row on every call. Undefined for an unknown or revoked key.
+ */
 export async function useApiKey(
   em: EntityManager,
   key: string,
 ): Promise<{ partnerId: string; keyId: string } | undefined> {
   return boundRow<{ partnerId: string; keyId: string }>(
     em,
-    `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL
-     RETURNING partner_id AS "partnerId", id AS "keyId"`,
+    `WITH k AS (SELECT id, partner_id, last_used_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL),
+     touched AS (UPDATE api_keys a SET last_used_at = now() FROM k
+                  WHERE a.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute'))
+     SELECT partner_id AS "partnerId", id AS "keyId" FROM k`,
     [sha256(key)],
   );
 }
