@@ -113,7 +113,12 @@ const deliveryAttemptSchema = z
     /** Null while the attempt is in flight, or when the process died during it (outcome unknown). */
     finishedAt: isoTimestamp.nullable(),
     statusCode: z.number().int().nullable(),
+    /**
+     * `HTTP <status>` for a non-2xx answer; without an answer a class, never the raw error:
+     * address_refused, dns_error, connection_refused, timeout, tls_error or connection_error.
+     */
     error: z.string().nullable(),
+    /** Milliseconds to the answer; null when there was none (times are then whole seconds). */
     durationMs: z.number().int().nullable(),
     /** An extra attempt the partner asked for (redeliver) while the delivery was pending, beside its schedule. */
     manual: z.boolean(),
@@ -147,6 +152,7 @@ export const listDeliveries = http('listDeliveries', 'GET /api/v1/laas/webhooks/
 export const retryDelivery = http('retryDelivery', 'POST /api/v1/laas/webhooks/deliveries/:id/retry', {
   message: 'webhook delivery scheduled',
   summary: 'Redeliver: one more attempt now (also re-enables an endpoint disabled by 410)',
+  rateLimit: 'partner',
   schemas: { params: z.object({ id: guid }), response: deliverySchema },
 });
 

@@ -1,9 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { Agent, Dispatcher } from 'undici';
-import { type OutboundMode, refusalFor } from './address-policy.ts';
+import { type OutboundMode, portRefusal, refusalFor } from './address-policy.ts';
 
-export class OutboundRefused extends Error {}
+export class OutboundRefused extends Error {
+  override name = 'OutboundRefused';
+}
 
 export interface OutboundOptions {
   mode: OutboundMode;
@@ -57,6 +59,8 @@ export function createOutboundClient(opts: OutboundOptions) {
     } = {},
   ): Promise<OutboundResponse> {
     const u = new URL(url);
+    const port = portRefusal(u, opts.mode);
+    if (port) throw new OutboundRefused(`${u.host}: ${port}`);
     const literal = u.hostname.replace(/^\[|\]$/g, '');
     const refusal = /^[\d.]+$|:/.test(literal) ? refusalFor(literal, opts.mode) : undefined;
     if (refusal) throw new OutboundRefused(`${literal}: ${refusal}`);

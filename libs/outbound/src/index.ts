@@ -4,3 +4,4 @@ export {
   type OutboundClient,
   OutboundRefused,
 } from './client.ts';
+export { outboundFailure } from './failure-class.ts';

@@ -1,7 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createOutboundClient, OutboundRefused, refusalFor, urlRefusal } from '../src/index.ts';
+import {
+  createOutboundClient,
+  OutboundRefused,
+  outboundFailure,
+  refusalFor,
+  urlRefusal,
+} from '../src/index.ts';
 
 describe('address policy', () => {
   it('refuses private, link-local, unique-local and reserved addresses in every mode', () => {
@@ -18,6 +24,41 @@ describe('address policy', () => {
       expect(refusalFor(ip, 'development')).toBeDefined();
       expect(refusalFor(ip, 'production')).toBeDefined();
     }
+  });
+
+  it('unwraps IPv4-mapped, 6to4 and Teredo forms, and refuses ::/96, fec0::/10 and documentation ranges', () => {
+    for (const [ip, why] of [
+      ['2002:a00:1::1', '6to4 wrapping 10.0.0.1'],
+      ['2002:7f00:1::1', '6to4 wrapping 127.0.0.1'],
+      ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'Teredo, client 10.0.0.1'],
+      ['2001:0:a00:1:8000:63bf:a247:27dd', 'Teredo, server 10.0.0.1'],
+      ['::a00:1', 'IPv4-compatible ::/96'],
+      ['::5db8:d822', 'IPv4-compatible ::/96 of a public address'],
+      ['fec0::1', 'site-local fec0::/10'],
+      ['2001:db8::1', 'documentation'],
+      ['3fff::1', 'documentation (RFC 9637)'],
+      ['192.0.2.1', 'documentation'],
+      ['198.51.100.7', 'documentation'],
+      ['203.0.113.9', 'documentation'],
+      ['64:ff9b::a00:1', 'NAT64'],
+      ['::ffff:169.254.169.254', 'IPv4-mapped link-local'],
+      ['255.255.255.255', 'broadcast'],
+    ]) {
+      expect(refusalFor(ip, 'development'), why).toBeDefined();
+      expect(refusalFor(ip, 'production'), why).toBeDefined();
+    }
+    // Wrapping a public address is fine: the policy judges what is reached.
+    expect(refusalFor('2002:5db8:d822::1', 'production')).toBeUndefined();
+    expect(refusalFor('2001:0:4136:e378:8000:63bf:a247:27dd', 'production')).toBeUndefined();
+    expect(refusalFor('::ffff:93.184.216.34', 'production')).toBeUndefined();
+  });
+
+  it('allows ports 80 and 443 only in production mode', () => {
+    expect(urlRefusal('https://partner.example:8443/hook', 'production')).toBe('must use port 80 or 443');
+    expect(urlRefusal('http://partner.example:22/', 'production')).toBe('must use port 80 or 443');
+    expect(urlRefusal('http://partner.example:443/hook', 'production')).toBeUndefined();
+    expect(urlRefusal('https://partner.example:443/hook', 'production')).toBeUndefined();
+    expect(urlRefusal('https://partner.example:8443/hook', 'development')).toBeUndefined();
   });
 
   it('allows loopback only in development mode, and public addresses always', () => {
@@ -50,8 +91,9 @@ describe('outbound client', () => {
       expect((await dev.send(`http://127.0.0.1:${port}/`)).body).toBe('ok');
       expect((await dev.send(`http://localhost:${port}/`)).body).toBe('ok');
       await expect(prod.send(`http://127.0.0.1:${port}/`)).rejects.toBeInstanceOf(OutboundRefused);
+      await expect(prod.send(`http://localhost:${port}/`)).rejects.toThrow(/port 80 or 443/);
       // A name that resolves to loopback is refused after resolution, not only as a literal.
-      await expect(prod.send(`http://localhost:${port}/`)).rejects.toThrow(/loopback/);
+      await expect(prod.send('http://localhost/')).rejects.toThrow(/loopback/);
     } finally {
       await dev.close();
       await prod.close();
@@ -66,12 +108,39 @@ describe('outbound client', () => {
     const client = createOutboundClient({ mode: 'development', timeoutMs: 200 });
     try {
       const started = Date.now();
-      await expect(client.send(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+      const err = await client.send(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
       expect(Date.now() - started).toBeLessThan(2000);
+      expect(outboundFailure(err)).toBe('timeout');
     } finally {
       await client.close();
       server.closeAllConnections();
       server.close();
+    }
+  });
+});
+
+describe('failure classes', () => {
+  it('names a failed call by class, never by its raw error', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((r) => closed.close(r));
+    const plain = createServer((_req, res) => res.end('not tls'));
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    const plainPort = (plain.address() as AddressInfo).port;
+    const dev = createOutboundClient({ mode: 'development', timeoutMs: 2000 });
+    const prod = createOutboundClient({ mode: 'production', timeoutMs: 2000 });
+    const failureOf = (p: Promise<unknown>) => p.then(() => 'answered', outboundFailure);
+    try {
+      expect(await failureOf(dev.send(`http://127.0.0.1:${port}/`))).toBe('connection_refused');
+      expect(await failureOf(dev.send(`https://127.0.0.1:${plainPort}/`))).toBe('tls_error');
+      expect(await failureOf(dev.send('http://no-such-host.invalid/'))).toBe('dns_error');
+      expect(await failureOf(prod.send('http://127.0.0.1/'))).toBe('address_refused');
+      expect(await failureOf(prod.send('http://[2002:a00:1::1]/'))).toBe('address_refused');
+    } finally {
+      await dev.close();
+      await prod.close();
+      plain.close();
     }
   });
 });

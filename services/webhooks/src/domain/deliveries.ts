@@ -27,6 +27,11 @@ interface DeliveryRow {
 }
 
 const iso = (d: string | null) => (d === null ? null : isoTime(d));
+/** An attempt without an HTTP answer shows whole seconds: fine timing of a failed connect is a port-scan oracle. */
+const coarse = (d: string | null) => {
+  const t = iso(d);
+  return t === null ? null : `${t.slice(0, 19)}.000Z`;
+};
 
 /** A delivery with its attempts (never the body: it may be megabytes), from `deliveries d`. */
 const DELIVERY_COLUMNS = `d.id, d.event_type, d.event_id, d.status, d.last_status_code, d.last_error,
@@ -49,8 +54,8 @@ function deliveryView(r: DeliveryRow): DeliveryView {
     attemptLog: r.attempt_log.map((a) => ({
       attempt: a.attempt,
       url: a.url,
-      startedAt: iso(a.started_at)!,
-      finishedAt: iso(a.finished_at),
+      startedAt: (a.status_code === null ? coarse : iso)(a.started_at)!,
+      finishedAt: (a.status_code === null ? coarse : iso)(a.finished_at),
       statusCode: a.status_code,
       error: a.error,
       durationMs: a.duration_ms,

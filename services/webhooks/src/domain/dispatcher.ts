@@ -1,6 +1,6 @@
 import type { Database } from '@coin/db';
 import { type Job, type JobResult, startJobWorker } from '@coin/jobs';
-import { createOutboundClient } from '@coin/outbound';
+import { createOutboundClient, outboundFailure } from '@coin/outbound';
 import type { Logger } from '@coin/telemetry';
 import type { WebhooksConfig } from '../config.ts';
 import {
@@ -62,7 +62,8 @@ export function startDispatcher(deps: {
     try {
       endpoint = await endpointOf(d.partner_id);
     } catch (err) {
-      return failure(null, `partner settings unavailable: ${(err as Error).message}`);
+      log.warn({ err, deliveryId: d.id }, 'partner settings unavailable');
+      return failure(null, 'partner settings unavailable');
     }
     if (!endpoint.url || !endpoint.secret) return failure(null, 'no webhook URL configured');
     if (await isDisabled(db.em.fork(), d.partner_id, endpoint.url))
@@ -87,7 +88,11 @@ export function startDispatcher(deps: {
         durationMs: durationMs(),
       };
     } catch (err) {
-      return { ...failure(endpoint.url, (err as Error).message || String(err)), durationMs: durationMs() };
+      // The partner sees a class and no duration: the raw error and its timing would tell an
+      // attacker which internal ports are open. Operators get both in the log.
+      const error = outboundFailure(err);
+      log.info({ err, deliveryId: d.id, error, ms: durationMs() }, 'webhook attempt failed');
+      return failure(endpoint.url, error);
     }
   }
 
