@@ -33,8 +33,8 @@ function maxPayload(nc: NatsConnection): number {
  * A request or reply larger than the server's max_payload (1 MB by default; a 100,000-user
  * onboarding call is about 13 MB, a points-leaderboard page of users with large userData a few MB)
  * travels in chunks through a memory JetStream stream, and the message itself carries only their
- * sequence numbers. Plain chunks, not the object store: its digest, computed in
- * JavaScript, doubled the time of a large call.
+ * sequence numbers. Plain chunks, not the object store, which costs several times the CPU for a
+ * payload that needs no digest (docs/decisions/2026-11-28-bus-own-endpoints-and-payload-chunks.md).
  */
 export function needsOffload(nc: NatsConnection, data: Uint8Array): boolean {
   return data.length > maxPayload(nc) - HEADROOM;

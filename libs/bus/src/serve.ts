@@ -104,7 +104,9 @@ async function validate(op: Operation, data: Uint8Array): Promise<RequestOf<Oper
 /**
  * Serves a service's operations on their subjects (one queue group per service, so replicas share
  * the load) and answers the NATS micro protocol (`$SRV.PING|INFO|STATS`) so every replica can be
- * discovered. Every message gets exactly one reply, errors included.
+ * discovered. Every message gets exactly one reply, errors included. Not @nats-io/services: it costs
+ * the same and is a pre-release on another NATS core
+ * (docs/decisions/2026-11-28-bus-own-endpoints-and-payload-chunks.md).
  */
 export function serveOperations(nc: NatsConnection, opts: ServeOptions): RunningService {
   const id = nuid.next();
