@@ -3,9 +3,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiKeys } from './pages/api-keys.tsx';
 import { SignIn, SignUp } from './pages/auth.tsx';
 import { Leaderboards } from './pages/leaderboards.tsx';
+import { Ledger } from './pages/ledger.tsx';
+import { Onboarding } from './pages/onboarding.tsx';
 import { Overview } from './pages/overview.tsx';
 import { Rules } from './pages/rules.tsx';
 import { Tiers } from './pages/tiers.tsx';
+import { Treasury } from './pages/treasury.tsx';
 import { UserPage } from './pages/user.tsx';
 import { Users } from './pages/users.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
@@ -15,12 +18,15 @@ import { restore, signOut, useSession } from './session.ts';
 /** The signed-in pages, in the navigation's order; the first is also every unknown path's. */
 const PAGES: [string, string, FunctionComponent][] = [
   ['/', 'Overview', Overview],
-  ['/api-keys', 'API keys', ApiKeys],
-  ['/rules', 'Rules', Rules],
   ['/users', 'Users', Users],
+  ['/onboarding', 'Onboarding', Onboarding],
+  ['/treasury', 'Treasury', Treasury],
+  ['/ledger', 'Ledger', Ledger],
+  ['/rules', 'Rules', Rules],
   ['/tiers', 'Tiers', Tiers],
   ['/leaderboards', 'Leaderboards', Leaderboards],
   ['/webhooks', 'Webhooks', Webhooks],
+  ['/api-keys', 'API keys', ApiKeys],
 ];
 
 function signedInPage(path: string) {

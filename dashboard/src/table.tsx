@@ -37,9 +37,17 @@ export function DataTable<T>(props: {
   );
 }
 
-/** An id or other machine text, as code. */
-export const code = (text: string) => <code>{text}</code>;
+/** An id or other machine text, as code (class `id`: the screenshots mask what varies by run). */
+export const code = (text: string) => <code class="id">{text}</code>;
+
+const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
+
+/** Text with the ids in it as code: "reversal of <id>: order cancelled". */
+export const withIds = (text: string) => text.split(UUID).map((part, i) => (i % 2 ? code(part) : part));
 export const when = (iso: string | null, none = '') => (iso ? new Date(iso).toLocaleString() : none);
+/** A moment as a `<time>` element (machine-readable, and masked in the screenshots as it varies). */
+export const at = (iso: string | null, none = '') =>
+  iso ? <time dateTime={iso}>{new Date(iso).toLocaleString()}</time> : none;
 
 /** A loaded list (see useLoad, usePaged): its error or `failure` if any, then its items by id. */
 export function ListTable<T extends { id: string }>(props: {

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { FormSection, labelled } from '../form.tsx';
 import { useAction, useLoad } from '../load.tsx';
 import { api } from '../session.ts';
-import { code, ListTable, when } from '../table.tsx';
+import { at, code, ListTable } from '../table.tsx';
 import { Page, Section } from '../ui.tsx';
 
 function NewSecret(props: { name: string; secret: string }) {
@@ -48,8 +48,8 @@ export function ApiKeys() {
           columns={[
             { head: 'Name', cell: (k) => k.name },
             { head: 'Prefix', cell: (k) => code(`${k.prefix}…`) },
-            { head: 'Created', cell: (k) => when(k.createdAt) },
-            { head: 'Last used', cell: (k) => when(k.lastUsedAt, 'never') },
+            { head: 'Created', cell: (k) => at(k.createdAt) },
+            { head: 'Last used', cell: (k) => at(k.lastUsedAt, 'never') },
             {
               head: 'State',
               cell: (k) =>

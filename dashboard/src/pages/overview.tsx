@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { BarChart } from '../chart.tsx';
 import { useLoad } from '../load.tsx';
+import { shortId, userName } from '../names.ts';
 import { api } from '../session.ts';
 import { Alert, Page } from '../ui.tsx';
 
@@ -15,6 +16,17 @@ function Figure(props: { testId: string; value?: string | number; children: Comp
   );
 }
 
+/** The month's top earners, each with the name its `userData` gives (the id's start when none). */
+async function topEarners(year: number, month: number) {
+  const board = await api.coinLeaderboard({ type: 'earner', year, month, limit: 10 });
+  return Promise.all(
+    board.data.map(async (e) => {
+      const user = await api.getPartnerUser({ userId: e.userId }).catch(() => undefined);
+      return { label: userName(user?.userData) ?? shortId(e.userId), value: Number(e.coins) };
+    }),
+  );
+}
+
 export function Overview() {
   const now = new Date();
   const year = now.getUTCFullYear();
@@ -22,11 +34,12 @@ export function Overview() {
   const summary = useLoad(() => api.coinSummary({ year, month }), [year, month]);
   const users = useLoad(() => api.listUsers({ limit: 1 }), []);
   const rules = useLoad(() => api.listRules({ status: 'active', limit: 1 }), []);
-  const board = useLoad(() => api.coinLeaderboard({ type: 'earner', year, month, limit: 10 }), [year, month]);
+  const earners = useLoad(() => topEarners(year, month), [year, month]);
   const monthName = now.toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+  const period = `${monthName} ${year}`;
   return (
     <Page title="Overview">
-      <Alert>{summary.error ?? users.error ?? rules.error ?? board.error}</Alert>
+      <Alert>{summary.error ?? users.error ?? rules.error ?? earners.error}</Alert>
       <ul class="cards" aria-label="This month">
         <Figure testId="issued" value={summary.data?.issued}>
           coins issued in {monthName}
@@ -43,16 +56,26 @@ export function Overview() {
       </ul>
       {summary.data && (
         <BarChart
-          title={`Transfers per day, ${monthName} ${year}`}
+          title={`Transfers per day, ${period}`}
           unit="transfers"
-          bars={summary.data.days.map((d) => ({ label: d.day.slice(5), value: d.transfers }))}
+          categoryTitle={`Day of ${monthName} (UTC)`}
+          valueTitle="Transfers"
+          empty={`No transfers yet in ${period}.`}
+          bars={summary.data.days.map((d) => ({
+            label: String(Number(d.day.slice(8, 10))),
+            value: d.transfers,
+          }))}
         />
       )}
-      {board.data && (
+      {earners.data && (
         <BarChart
-          title={`Top earners, ${monthName} ${year}`}
+          title={`Top earners, ${period}`}
           unit="coins"
-          bars={board.data.data.map((e) => ({ label: e.userId.slice(0, 8), value: Number(e.coins) }))}
+          categoryTitle="User"
+          valueTitle="Coins earned"
+          empty={`No user has earned coins yet in ${period}.`}
+          horizontal
+          bars={earners.data}
         />
       )}
     </Page>

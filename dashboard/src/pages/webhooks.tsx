@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { Form } from '../form.tsx';
 import { useAction, useLoad, usePaged } from '../load.tsx';
 import { api } from '../session.ts';
-import { DataTable, when } from '../table.tsx';
+import { at, DataTable } from '../table.tsx';
 import { Alert, Page, Section, StatusFilter } from '../ui.tsx';
 
 type Status = '' | 'pending' | 'delivered' | 'failed';
@@ -17,9 +17,9 @@ function DeliveryView(props: { delivery: Delivery; redeliver: () => void }) {
         {d.sequence !== null && <> · #{d.sequence}</>}
       </h3>
       <p>
-        Created {when(d.createdAt)}
-        {d.nextAttemptAt && <>; next attempt {when(d.nextAttemptAt)}</>}
-        {d.deliveredAt && <>; delivered {when(d.deliveredAt)}</>}
+        Created {at(d.createdAt)}
+        {d.nextAttemptAt && <>; next attempt {at(d.nextAttemptAt)}</>}
+        {d.deliveredAt && <>; delivered {at(d.deliveredAt)}</>}
       </p>
       <DataTable
         label={`Attempts of delivery ${d.id}`}

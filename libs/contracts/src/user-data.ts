@@ -37,10 +37,27 @@ function problemIn(node: unknown, depth: number): string | undefined {
   return undefined;
 }
 
+/**
+ * UTF-8 length of well-formed text (problemIn refused unpaired surrogates): counted, not encoded, so
+ * the schema runs in the dashboard's browser bundle too, where there is no Buffer.
+ */
+function utf8Length(s: string): number {
+  let bytes = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 2; // a pair: two code units, four bytes
+      i++;
+    } else if (c >= 0x800) bytes += 2;
+    else if (c >= 0x80) bytes += 1;
+  }
+  return bytes;
+}
+
 function problemOf(value: Record<string, unknown>): string | undefined {
   const problem = problemIn(value, 1);
   if (problem) return problem;
-  const bytes = Buffer.byteLength(JSON.stringify(value));
+  const bytes = utf8Length(JSON.stringify(value));
   if (bytes > MAX_USER_DATA_BYTES)
     return `must be at most ${MAX_USER_DATA_BYTES} bytes as JSON (it is ${bytes})`;
   return undefined;
