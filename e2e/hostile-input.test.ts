@@ -30,7 +30,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** The specification's 400 envelope whose `error` is exactly `error`. */
+/** The 400 envelope of docs/specification.md ("Errors") whose `error` is exactly `error`. */
 function expectInvalid(res: ApiResponse, error: string): void {
   expect(res.status).toBe(400);
   expect(res.body).toEqual({

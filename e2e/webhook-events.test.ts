@@ -188,7 +188,7 @@ describe('webhook events', () => {
     const p = await registerAndLogin(stack.api);
     const sdk = partnerClient(stack.api, p);
     const [userId] = await onboardUsers(stack.api, p.accessToken, 1);
-    // The request's outcome is recorded without a URL and waits for one (the specification's webhook).
+    // The request's outcome is recorded without a URL and waits for one (docs/specification.md, "Events").
     await eventually(async () => ((await sdk.listDeliveries({})).count === 1 ? true : undefined), 20_000);
     await taken('transfer', (await coins(p, 'to', userId, 2)).id);
     await sdk.setWebhook({ url: receiver.url, events: ['COINS_TRANSFERRED'] });

@@ -29,9 +29,9 @@ function json(text: string): unknown {
 }
 
 /**
- * Why the answer breaks a promise of the API, or undefined when it keeps them all: no 5xx, no hang,
- * every refusal in the specification's envelope without internals, every success in the shape its
- * contract declares, and no partner operation served without the partner's own credentials.
+ * Why the answer breaks a promise of the API, or undefined when it keeps them all: no 5xx, no hang, every
+ * refusal in the envelope of docs/specification.md ("Errors") without internals, every success in the shape
+ * its contract declares, and no partner operation served without the partner's own credentials.
  */
 export function violation(d: Draft, outcome: Outcome): string | undefined {
   if (outcome.kind === 'hang') return 'no answer within the client timeout';

@@ -9,8 +9,8 @@ export let mailbox: Mailbox;
 export let stack: Stack;
 
 /**
- * The specification's Account user, field by field: how each must look right after sign-up.
- * `null` means the field is nullable and null on creation.
+ * The Account user of docs/specification.md ("Account user"), field by field: how each must look right after
+ * sign-up. `null` means the field is nullable and null on creation.
  */
 export const SPEC_FIELDS = {
   id: 'uuid',

@@ -61,7 +61,7 @@ const pointsLeaderboardQuery = z.object({
   userId: guid.optional(),
 });
 
-/** The specification's stored user, as shown in leaderboard output. */
+/** The stored user of docs/specification.md ("Leaderboard entries"), as shown in leaderboard output. */
 export const leaderboardUserSchema = z.object({
   id: guid,
   userId: guid,

@@ -100,8 +100,8 @@ export const listTiers = http('listTiers', 'GET /api/v1/laas/tiers', {
 });
 
 /**
- * The specification labels all three fields optional; a move needs a user and a tier, so those two
- * are required. `partnerId`, when sent, must be the caller's own.
+ * docs/specification.md ("12. Upgrade user tier") labels all three fields optional; a move needs a user and a
+ * tier, so those two are required. `partnerId`, when sent, must be the caller's own.
  */
 export const upgradeTier = http('upgradeTier', 'POST /api/v1/laas/user/upgrade-tier', {
   message: 'tier upgraded',

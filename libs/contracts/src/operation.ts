@@ -10,8 +10,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface HttpBinding {
   method: HttpMethod;
   /**
-   * Further methods served by the same route, kept for the specification's sake and marked deprecated
-   * in the reference (create-rule's GET with a JSON body).
+   * Further methods served by the same route, kept because docs/specification.md shows them and marked
+   * deprecated in the reference (create-rule's GET with a JSON body, "2. Create rule").
    */
   alsoMethods?: readonly HttpMethod[];
   path: string;

@@ -68,7 +68,7 @@ const ruleName = text({ max: 100 }).refine((s) => s === s.toLowerCase(), {
   error: 'must be lower case',
 });
 
-/** The specification's Rule, as create and update return it. */
+/** The Rule of docs/specification.md ("Rule"), as create and update return it. */
 export const ruleSchema = z
   .object({
     id: guid,
@@ -77,7 +77,7 @@ export const ruleSchema = z
     condition: z.string(),
     maxNumberOfParticipant: z.string(),
     status: ruleStatus,
-    /** Present only when set: a rule without them is the specification's Rule exactly. */
+    /** Present only when set: a rule without them is docs/specification.md's Rule exactly. */
     userLimit: ruleLimit.optional(),
     budget: z.string().optional(),
     /** Coins the rule has paid or is paying (pending ones included), with `budget`. */
@@ -98,7 +98,10 @@ export const listedRuleSchema = ruleSchema
   .extend({ userId: guid, participants: z.number().int() })
   .meta({ id: 'ListedRule', description: 'A rule as listed: with its owner and the users rewarded so far.' });
 
-/** POST, and the specification's GET with a JSON body (which fetch cannot send), kept but deprecated. */
+/**
+ * POST, and the GET with a JSON body of docs/specification.md ("2. Create rule"; fetch cannot send it),
+ * deprecated.
+ */
 export const createRule = http('createRule', 'POST /api/v1/laas/rules/create-rule', {
   alsoMethods: ['GET'],
   message: 'rule created successfully.',
@@ -141,7 +144,10 @@ export const updateRule = http('updateRule', 'PATCH /api/v1/laas/rules/:id', {
   },
 });
 
-/** The specification's second object `{userId, ruleName}`: pay a user the rule's coins, once. */
+/**
+ * The second object of docs/specification.md's "2. Create rule", `{userId, ruleName}`: pay a user the rule's
+ * coins, once.
+ */
 export const rewardUser = http('rewardUser', 'POST /api/v1/laas/rules/reward', {
   idempotent: true,
   message: 'user rewarded',

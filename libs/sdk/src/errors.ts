@@ -1,7 +1,7 @@
 import type { OperationErrorCodes } from './error-codes.ts';
 import type { OperationName } from './operations.ts';
 
-/** The specification's failure envelope, as the API sent it. */
+/** The failure envelope of the API's specification (docs/specification.md, "Errors"), as the API sent it. */
 export interface FailureBody {
   status: 'failed';
   message: string;

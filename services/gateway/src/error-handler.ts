@@ -16,7 +16,7 @@ function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   return reply.code(err.status).type('application/json').send(failure(err));
 }
 
-/** Fastify's own errors (parsing, limits) mapped onto the specification's envelope. */
+/** Fastify's own errors (parsing, limits) mapped onto the envelope of docs/specification.md ("Errors"). */
 function fromFastify(err: FastifyError, request: FastifyRequest): AppError {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

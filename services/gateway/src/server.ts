@@ -59,7 +59,8 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   // parses none unless told. Every other GET route takes none: its limit is NO_BODY_LIMIT_BYTES.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.decorateRequest('caller', undefined);
-  // Validation is the contracts' zod (its messages are the specification's); route schemas are docs.
+  // Validation is the contracts' zod (its messages worded as docs/specification.md words them); route
+  // schemas are docs.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // A JSON API: anything but application/json is refused with 415.

@@ -36,8 +36,8 @@ const RATE_LIMIT_HEADERS = {
 };
 
 /**
- * The OpenAPI operation of `op` under `method`. A method of `alsoMethods` is the same operation kept
- * for the specification's sake (create-rule's GET with a JSON body): deprecated, pointing to the
+ * The OpenAPI operation of `op` under `method`. A method of `alsoMethods` is the same operation kept because
+ * docs/specification.md shows it ("2. Create rule": a GET with a JSON body): deprecated, pointing to the
  * primary one.
  */
 export function operationObject(op: Operation, method: string, components: SchemaComponents): Json {

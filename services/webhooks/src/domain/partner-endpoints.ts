@@ -11,9 +11,9 @@ export interface Endpoint {
 
 /**
  * Events of this kind are recorded for the partner: it subscribes to the kind and has a webhook URL.
- * USER_ONBOARDING, the specification's one webhook per onboarding request, is recorded without a URL
- * too and waits for one, as it did before partners chose kinds: a partner that onboards first and
- * sets its URL later still learns each request's outcome.
+ * USER_ONBOARDING, the one webhook per onboarding request of docs/specification.md ("Events"), is recorded
+ * without a URL too and waits for one, as it did before partners chose kinds: a partner that onboards first
+ * and sets its URL later still learns each request's outcome.
  */
 export function receives(endpoint: Endpoint, kind: webhooks.EventKind): boolean {
   const subscribed = endpoint.events === null || endpoint.events.includes(kind);

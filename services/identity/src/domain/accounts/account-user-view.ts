@@ -7,8 +7,8 @@ function iso(d: string | null): string | null {
 }
 
 /**
- * The specification's Account user; features this service does not have yet read as their empty
- * state. The code itself is never returned; its expiry is, while one is pending.
+ * The Account user of docs/specification.md ("Account user"); features this service does not have yet read as
+ * their empty state. The code itself is never returned; its expiry is, while one is pending.
  */
 export function accountUserView(u: AccountUserRecord): accounts.AccountUser {
   const verified = u.emailVerifiedAt != null;

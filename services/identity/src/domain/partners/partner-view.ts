@@ -1,6 +1,6 @@
 import type { PartnerRecord } from './partner-store.ts';
 
-/** The specification's Partner shape: never the password hash or the webhook secret. */
+/** The Partner of docs/specification.md ("Partner"): never the password hash or the webhook secret. */
 export function partnerView(p: PartnerRecord) {
   return {
     id: p.id,

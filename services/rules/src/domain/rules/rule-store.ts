@@ -33,10 +33,10 @@ const COLUMNS = `id, partner_id AS "partnerId", name, coin_value::text AS "coinV
   limit_period AS "limitPeriod", budget::text AS budget, spent::text AS spent, starts_at AS "startsAt",
   ends_at AS "endsAt"`;
 
-/** What a rule states beyond the specification's fields, at creation. */
+/** What a rule states beyond the fields of docs/specification.md ("Rule"), at creation. */
 export type RuleLimits = Pick<RuleRecord, 'limitTimes' | 'limitPeriod' | 'budget' | 'startsAt' | 'endsAt'>;
 
-/** The specification's Rule: numbers as text, no owner. */
+/** The Rule of docs/specification.md ("Rule"): numbers as text, no owner. */
 export function ruleView(rule: RuleRecord): z.infer<typeof rules.ruleSchema> {
   return {
     id: rule.id,

@@ -45,7 +45,10 @@ export function entryFromRow(row: Record<string, unknown>): EntryRecord {
 
 const iso = (t: Date | string) => new Date(t).toISOString();
 
-/** The specification's ledger entry (history listing). Gift cards, plans and charges are not offered. */
+/**
+ * The ledger entry of docs/specification.md ("Coin ledger entry"). Gift cards, plans and charges are not
+ * offered.
+ */
 export function ledgerEntryView(e: EntryRecord): LedgerEntryView {
   return {
     id: e.id,
