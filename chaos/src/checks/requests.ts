@@ -43,7 +43,8 @@ export async function requestChecks(
     (
       await books.query<{ ledger_entry_id: string }>(
         'rules',
-        'SELECT ledger_entry_id FROM participations WHERE ledger_entry_id IS NOT NULL',
+        `SELECT ledger_entry_id FROM participations WHERE ledger_entry_id IS NOT NULL
+         UNION ALL SELECT ledger_entry_id FROM rule_rewards WHERE ledger_entry_id IS NOT NULL`,
       )
     ).map((p) => p.ledger_entry_id),
   );

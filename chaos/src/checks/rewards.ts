@@ -32,7 +32,7 @@ export async function rewardChecks(
     'rules',
     `SELECT r.partner_id, r.id AS rule_id, r.name, r.max_participants, r.participants, r.coin_value::text,
             p.user_id, p.status, p.ledger_entry_id
-       FROM rules r LEFT JOIN participations p ON p.rule_id = r.id`,
+       FROM rules r LEFT JOIN participations p ON p.rule_id = r.id WHERE r.limit_times IS NULL`,
   );
   const entries = new Map(
     (
@@ -84,7 +84,13 @@ export async function rewardChecks(
   const byKey = new Map(
     rows.filter((p) => p.user_id).map((p) => [`${p.partner_id}/${p.name}/${p.user_id}`, p]),
   );
-  const answered = records.filter((r) => r.kind === 'reward' && r.final?.status === 200);
+  const limitedNames = new Set(world.flatMap((w) => w.rules.filter((r) => r.limited).map((r) => r.name)));
+  const answered = records.filter(
+    (r) =>
+      r.kind === 'reward' &&
+      r.final?.status === 200 &&
+      !limitedNames.has((r.spec.body as { ruleName: string }).ruleName),
+  );
   const answerProblems = answered.flatMap((r) => {
     const body = r.spec.body as { userId: string; ruleName: string };
     const p = byKey.get(`${world[r.partner].partnerId}/${body.ruleName}/${body.userId}`);
@@ -96,6 +102,10 @@ export async function rewardChecks(
 
   const pointsProblems: string[] = [];
   const keptProblems: string[] = [];
+  const limitedPaid = await books.query<{ partner_id: string; user_id: string; coins: string }>(
+    'rules',
+    "SELECT partner_id, user_id, coins::text FROM rule_rewards WHERE status = 'paid'",
+  );
   const stored = await books.query<{ partner_id: string; user_id: string; amount: string }>(
     'leaderboard',
     "SELECT partner_id, user_id, amount::text FROM standings WHERE board = 'points'",
@@ -105,6 +115,8 @@ export async function rewardChecks(
     const expected = new Map<string, bigint>();
     for (const p of rows.filter((r) => r.user_id && r.partner_id === w.partnerId))
       expected.set(p.user_id, (expected.get(p.user_id) ?? 0n) + cents(p.coin_value));
+    for (const p of limitedPaid.filter((r) => r.partner_id === w.partnerId))
+      expected.set(p.user_id, (expected.get(p.user_id) ?? 0n) + cents(p.coins));
     const board = await wholePointsBoard(api, w.token);
     const actual = new Map(board.map((e) => [e.user?.userId ?? e.id, cents(e.points)]));
     pointsProblems.push(...differences(`points of ${w.partnerId}/`, expected, actual));

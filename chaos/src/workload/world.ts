@@ -7,18 +7,30 @@ export interface PartnerWorld {
   token: string;
   /** Stored before the faults start: the users transfers, rewards and tier moves are about. */
   users: string[];
-  rules: { name: string; cap: number; coinValue: string }[];
+  rules: { name: string; cap: number; coinValue: string; limited?: LimitedRule }[];
   tiers: string[];
   /** The setup's onboarding request (its webhook is checked like the workload's). */
   setupRequest: { requestId: string; users: string[] };
 }
 
 const USERS_PER_PARTNER = 12;
-/** Small caps: rewards on the same rule race for the last places. */
-const RULES = [
+
+/** A rule that pays a user twice a day at most, from a budget smaller than every user's limit. */
+interface LimitedRule {
+  userLimit: { times: number; per: 'day' };
+  budget: string;
+}
+
+/** Small caps: rewards on the same rule race for the last places; the last one races for its budget. */
+const RULES: { cap: number; coinValue: string; limited?: LimitedRule }[] = [
   { cap: 2, coinValue: '5' },
   { cap: 4, coinValue: '2.5' },
   { cap: 7, coinValue: '1.25' },
+  {
+    cap: USERS_PER_PARTNER,
+    coinValue: '1.5',
+    limited: { userLimit: { times: 2, per: 'day' }, budget: '4.5' },
+  },
 ];
 
 async function ok(what: string, res: Promise<ApiResponse>): Promise<ApiResponse> {
@@ -63,7 +75,13 @@ export async function buildWorld(
         'create rule',
         api.post(
           '/api/v1/laas/rules/create-rule',
-          { name, coinValue: rule.coinValue, maxNumberOfParticipant: String(rule.cap), condition: 'chaos' },
+          {
+            name,
+            coinValue: rule.coinValue,
+            maxNumberOfParticipant: String(rule.cap),
+            condition: 'chaos',
+            ...rule.limited,
+          },
           { token },
         ),
       );
