@@ -178,6 +178,10 @@ describe('partner dashboard in Chromium', () => {
         { timeout: 10_000 },
       )
       .toContain('35');
+    // Named by their userData name, not only by id.
+    await expect
+      .poll(() => board.getByRole('row', { name: new RegExp(users[0]) }).textContent())
+      .toContain('User 0');
     await page
       .getByRole('table', { name: 'Points leaderboard' })
       .getByRole('row', { name: new RegExp(users[0]) })

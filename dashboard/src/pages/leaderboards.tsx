@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { FormSection, labelled } from '../form.tsx';
-import { type PagedList, usePaged } from '../load.tsx';
+import { type PagedList, useLoad, usePaged } from '../load.tsx';
+import { namesOf } from '../names.ts';
 import { api } from '../session.ts';
 import { code, DataTable } from '../table.tsx';
 import { Alert, Page, Section, Select } from '../ui.tsx';
@@ -30,6 +31,8 @@ function Board<T>(props: {
   value: (entry: T) => string | number;
 }) {
   const { board } = props;
+  const ids = board.data?.data.map(props.user) ?? [];
+  const names = useLoad(() => namesOf(ids, (userId) => api.getPartnerUser({ userId })), [ids.join()]);
   return (
     <>
       <Alert>{board.error}</Alert>
@@ -39,7 +42,8 @@ function Board<T>(props: {
         rowKey={props.user}
         columns={[
           { head: 'Position', cell: (_, i) => (board.page - 1) * PAGE + i + 1 },
-          { head: 'User', cell: (e) => code(props.user(e)) },
+          { head: 'Name', cell: (e) => names.data?.get(props.user(e)) ?? '' },
+          { head: 'User id', cell: (e) => code(props.user(e)) },
           { head: props.amount, cell: props.value },
         ]}
       />

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { BarChart } from '../chart.tsx';
 import { useLoad } from '../load.tsx';
-import { shortId, userName } from '../names.ts';
+import { namesOf, shortId } from '../names.ts';
 import { api } from '../session.ts';
 import { Alert, Page } from '../ui.tsx';
 
@@ -19,12 +19,11 @@ function Figure(props: { testId: string; value?: string | number; children: Comp
 /** The month's top earners, each with the name its `userData` gives (the id's start when none). */
 async function topEarners(year: number, month: number) {
   const board = await api.coinLeaderboard({ type: 'earner', year, month, limit: 10 });
-  return Promise.all(
-    board.data.map(async (e) => {
-      const user = await api.getPartnerUser({ userId: e.userId }).catch(() => undefined);
-      return { label: userName(user?.userData) ?? shortId(e.userId), value: Number(e.coins) };
-    }),
+  const names = await namesOf(
+    board.data.map((e) => e.userId),
+    (userId) => api.getPartnerUser({ userId }),
   );
+  return board.data.map((e) => ({ label: names.get(e.userId) ?? shortId(e.userId), value: Number(e.coins) }));
 }
 
 export function Overview() {
