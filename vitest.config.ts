@@ -20,6 +20,9 @@ export default defineConfig({
       'docs/site/test/**/*.test.ts',
     ],
     environment: 'node',
+    // Every process refuses to start without APP_MODE: tests, and the commands they start, run in
+    // development mode unless a test says otherwise.
+    env: { APP_MODE: 'development' },
     pool: 'forks',
     // Two cores: two test files at a time; each file starts its own services and databases.
     maxWorkers: 2,

@@ -148,7 +148,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const settings = (env: Record<string, string>) => loadConfig(baseConfigSchema, env);
+const settings = (env: Record<string, string>) =>
+  loadConfig(baseConfigSchema, { APP_MODE: 'development', ...env });
 
 describe('NATS with client TLS', () => {
   it('connects with the CA that signed the server, and not without it', async () => {

@@ -49,6 +49,7 @@ export class Cluster {
       ...this.dbs.env,
       NATS_NAMESPACE: `chaos${randomBytes(5).toString('hex')}`,
       LOG_LEVEL: logLevel,
+      APP_MODE: 'development',
       // Partners sign up and log in by the dozen; the workload is not a credential-stuffing attack.
       AUTH_RATE_LIMIT_MAX: '100000',
       CLIENT_RATE_LIMIT_MAX: '100000000',

@@ -62,7 +62,17 @@ export const baseConfigSchema = z.object({
    */
   DATABASE_URL_BASE: z.string().default(DEVELOPMENT_DATABASE_SERVER),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  APP_MODE: z.enum(['development', 'production']).default('development'),
+  /**
+   * Required, with no default: a production process that lost its setting must not fall back to
+   * development's behaviours (the development signing key, codes in the log, loopback partner URLs,
+   * a non-Secure cookie, metrics on the public port). `make up`, the tests, compose and k8s set it.
+   */
+  APP_MODE: z.enum(['development', 'production'], {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required: set APP_MODE=production (or development on a developer machine); nothing starts without it'
+        : 'must be production or development',
+  }),
   REQUEST_TIMEOUT_MS: integer(5000),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });

@@ -34,7 +34,8 @@ export interface OpenDatabaseOptions {
   idleInTransactionTimeoutMs?: number;
 }
 
-const DEFAULTS = databaseConfigSchema.parse({});
+// The settings' defaults; the mode, which has none, does not matter to them.
+const DEFAULTS = databaseConfigSchema.parse({ APP_MODE: 'development' });
 
 export type Database = MikroORM;
 

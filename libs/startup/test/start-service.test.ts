@@ -20,6 +20,7 @@ const slow = internal('slow', {
 const dbs = isolatedDatabases([service]);
 const config = loadServiceConfig(service, databaseConfigSchema, {
   ...dbs.env,
+  APP_MODE: 'development',
   NATS_NAMESPACE: namespace,
   LOG_LEVEL: 'silent',
 });

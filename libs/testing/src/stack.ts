@@ -54,6 +54,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     NATS_URL: 'nats://127.0.0.1:4222',
     REDIS_URL: 'redis://127.0.0.1:6379',
     DATABASE_URL_BASE: 'postgres://postgres@127.0.0.1:5432',
+    // Required by every process (no default); a test of production mode sets its own.
+    APP_MODE: 'development',
     // Every request of a test comes from one address; a test of the per-client limit sets its own.
     CLIENT_RATE_LIMIT_MAX: '100000000',
     ...process.env,

@@ -58,7 +58,7 @@ async function deadSmtpUrl(): Promise<string> {
 }
 
 function relayTo(url: string, maxAttempts = 3): MailRelay {
-  const config = identityConfig({ SMTP_URL: url, SMTP_TIMEOUT_MS: '2000' });
+  const config = identityConfig({ APP_MODE: 'development', SMTP_URL: url, SMTP_TIMEOUT_MS: '2000' });
   return startMailRelay({
     db,
     transport: createMailTransport(config, log),
