@@ -2,7 +2,7 @@
  * `npm run lint`'s checks of the documents and of the code's shape (part of `make test`), each a
  * function of the repository's root so its test can run it on a broken copy:
  *   - README.md at most 200 lines (readme-length.ts);
- *   - no source file over 300 lines, generated ones aside (source-length.ts);
+ *   - no source file over 300 lines, generated ones and migrations aside (source-length.ts);
  *   - no broken relative link or anchor in README.md, CONTRIBUTING.md, CHANGELOG.md, docs/ and the
  *     services' READMEs (links.ts: remark-validate-links, offline);
  *   - no issue number in those documents or in the code's comments (issue-numbers.ts);
