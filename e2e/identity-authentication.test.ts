@@ -77,7 +77,7 @@ describe('bearer authentication', () => {
     expect(me.status).toBe(200);
     expect(me.body.data.partnerId).toBe(p.partnerId);
 
-    const list = await stack.api.get('/api/v1/ufel/partners/api-keys', { token: key });
+    const list = await stack.api.get('/api/v1/ufel/partners/api-keys', { token: p.accessToken });
     expect(list.body.data.data).toHaveLength(1);
     expect(list.text).not.toContain(key);
     expect(list.body.data.data[0].lastUsedAt).not.toBeNull();

@@ -7,6 +7,7 @@ const decimal = z.number();
 
 /** Coins you issued to and took back from your users in one calendar month (UTC), by day. */
 export const coinSummary = http('coinSummary', 'GET /api/v1/laas/coins/summary', {
+  permission: 'read',
   message: 'coin summary returned',
   summary: 'Coins issued and redeemed in a calendar month, with transfers per day',
   schemas: {

@@ -101,6 +101,7 @@ export const refreshTokens = http('refreshTokens', 'POST /api/v1/ufel/partners/r
 });
 
 export const logout = http('logout', 'POST /api/v1/ufel/partners/logout', {
+  permission: 'read',
   message: 'logged out',
   summary: "Revoke a refresh token's family, or every refresh token of the partner",
   schemas: {
@@ -110,6 +111,7 @@ export const logout = http('logout', 'POST /api/v1/ufel/partners/logout', {
 });
 
 export const getMe = http('getMe', 'GET /api/v1/ufel/partners/me', {
+  permission: 'read',
   message: 'partner returned',
   summary: 'The calling partner',
   schemas: {
@@ -134,6 +136,7 @@ const webhookEvents = z
   .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'must not repeat an event kind' });
 
 export const setWebhook = http('setWebhook', 'PUT /api/v1/ufel/partners/webhook', {
+  permission: 'webhooks',
   message: 'webhook updated',
   summary: 'Set the webhook URL and the events sent to it; returns the signing secret (whsec_…)',
   schemas: {
@@ -161,6 +164,8 @@ const apiKeySummary = z
   .meta({ id: 'ApiKey', description: 'A secret API key, without the key itself.' });
 
 export const createApiKey = http('createApiKey', 'POST /api/v1/ufel/partners/api-keys', {
+  permission: 'credentials',
+  stepUp: true,
   message: 'api key created',
   summary: 'Create a secret API key (shown once)',
   schemas: {
@@ -172,12 +177,15 @@ export const createApiKey = http('createApiKey', 'POST /api/v1/ufel/partners/api
 });
 
 export const listApiKeys = http('listApiKeys', 'GET /api/v1/ufel/partners/api-keys', {
+  permission: 'credentials',
   message: 'api keys returned',
   summary: "The partner's API keys (never the secret)",
   schemas: { response: z.object({ data: z.array(apiKeySummary) }) },
 });
 
 export const revokeApiKey = http('revokeApiKey', 'DELETE /api/v1/ufel/partners/api-keys/:id', {
+  permission: 'credentials',
+  stepUp: true,
   message: 'api key revoked',
   summary: 'Revoke an API key',
   schemas: { params: z.object({ id: guid }), response: emptyObject },

@@ -19,6 +19,7 @@ export * as identity from './identity.ts';
 export * as leaderboard from './leaderboard.ts';
 export * as onboarding from './onboarding.ts';
 export * from './operation.ts';
+export * from './permissions.ts';
 export * as rules from './rules.ts';
 export * from './text.ts';
 export * from './user-data.ts';

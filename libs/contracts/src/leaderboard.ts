@@ -47,6 +47,7 @@ const BOARD_FRESH_FOR_MS = 250;
 
 /** Coins credited to each user in a calendar month, ranked descending. */
 export const coinLeaderboard = http('coinLeaderboard', 'GET /api/v1/coins/partner/ep-leaderboard', {
+  permission: 'read',
   message: 'leaderboard returned',
   freshForMs: BOARD_FRESH_FOR_MS,
   summary: 'Coins earned by each user in a calendar month, highest first',
@@ -89,6 +90,7 @@ const pointsLeaderboardResponse = z
 
 /** All-time points per user of the calling partner, ranked descending. */
 export const pointsLeaderboard = http('pointsLeaderboard', 'GET /api/v1/laas/leaderboard/new', {
+  permission: 'read',
   message: 'leaderboard returned',
   freshForMs: BOARD_FRESH_FOR_MS,
   summary: 'All-time points of each user, highest first',
@@ -100,6 +102,7 @@ export const pointsLeaderboard = http('pointsLeaderboard', 'GET /api/v1/laas/lea
  * gateway and bus path as the boards, without touching Redis or Postgres.
  */
 export const ping = http('ping', 'GET /api/v1/laas/leaderboard/ping', {
+  permission: 'read',
   message: 'pong',
   summary: 'Liveness probe of the leaderboard service',
   schemas: { response: z.object({ service: z.literal('leaderboard'), time: isoTimestamp }) },

@@ -26,6 +26,7 @@ const onboardingRequestSchema = z
   });
 
 export const getOnboardingRequest = http('getOnboardingRequest', 'GET /api/v1/laas/onboarding-requests/:id', {
+  permission: 'read',
   message: 'onboarding request returned',
   summary: 'How an onboarding request is going: progress, counts and its failures, a page at a time',
   schemas: {
@@ -39,6 +40,7 @@ export const getOnboardingRequest = http('getOnboardingRequest', 'GET /api/v1/la
 });
 
 export const listOnboardingRequests = http('listOnboardingRequests', 'GET /api/v1/laas/onboarding-requests', {
+  permission: 'read',
   message: 'onboarding requests returned',
   summary: 'Your onboarding requests, newest first',
   schemas: pagedList(onboardingRequestSchema),

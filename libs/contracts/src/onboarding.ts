@@ -54,6 +54,7 @@ export type OnboardUser = z.infer<typeof onboardUserSchema>;
 
 /** Validated whole and stored at once; the users are inserted in the background. */
 export const onboardUsers = http('onboardUsers', 'POST /api/v1/laas/onboard-users', {
+  permission: 'users',
   noData: true,
   bodyLimit: ONBOARDING_BODY_LIMIT_BYTES,
   location: '/api/v1/laas/onboarding-requests/:requestId',
@@ -66,6 +67,7 @@ export const onboardUsers = http('onboardUsers', 'POST /api/v1/laas/onboard-user
 });
 
 export const getPartnerUser = http('getPartnerUser', 'GET /api/v1/laas/users/:userId', {
+  permission: 'read',
   message: 'user returned',
   summary: 'One of your onboarded users',
   schemas: { params: z.object({ userId: guid }), response: storedUserSchema },
@@ -82,6 +84,7 @@ export const tierSchema = z
   .meta({ id: 'Tier', description: 'A tier you defined; users move between tiers.' });
 
 export const createTier = http('createTier', 'POST /api/v1/laas/tiers', {
+  permission: 'rules',
   message: 'tier created',
   summary: 'Define a tier (name unique per partner, case-insensitively)',
   schemas: {
@@ -94,6 +97,7 @@ export const createTier = http('createTier', 'POST /api/v1/laas/tiers', {
 });
 
 export const listTiers = http('listTiers', 'GET /api/v1/laas/tiers', {
+  permission: 'read',
   message: 'tiers returned',
   summary: 'Your tiers, by rank',
   schemas: pagedList(tierSchema),
@@ -104,6 +108,7 @@ export const listTiers = http('listTiers', 'GET /api/v1/laas/tiers', {
  * tier, so those two are required. `partnerId`, when sent, must be the caller's own.
  */
 export const upgradeTier = http('upgradeTier', 'POST /api/v1/laas/user/upgrade-tier', {
+  permission: 'users',
   message: 'tier upgraded',
   summary: 'Move one of your users to one of your tiers',
   schemas: {
@@ -141,6 +146,7 @@ export const listFailures = internal('listFailures', {
  * `userData.tag` (whole, any case), or part of their `userData` name (`fullname`, `fullName` or `name`).
  */
 export const listUsers = http('listUsers', 'GET /api/v1/laas/users', {
+  permission: 'read',
   message: 'users returned',
   summary: 'Your onboarded users, newest first; `search` finds them by id prefix, tag or name',
   schemas: pagedList(storedUserSchema, { search: text({ max: 100 }).optional() }),

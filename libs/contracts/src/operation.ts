@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Permission } from './permissions.ts';
 
 export type ServiceName = 'identity' | 'onboarding' | 'rules' | 'wallet' | 'leaderboard' | 'webhooks';
 
@@ -17,6 +18,16 @@ export interface HttpBinding {
   path: string;
   /** `partner`: a partner's access token or secret API key is required. */
   auth: 'partner' | 'none';
+  /**
+   * What the caller's credential must hold (permissions.ts): set on every `partner` operation, absent
+   * on open ones. The gateway answers 403 FORBIDDEN naming it otherwise.
+   */
+  permission?: Permission;
+  /**
+   * Managing credentials or money policy: the caller must also be a session whose password was
+   * entered within STEP_UP_MAX_AGE_SECONDS (never an API key).
+   */
+  stepUp?: boolean;
   /** The envelope's `message` on success. */
   message: string;
   /** The success envelope carries no `data` (onboard-users). */
@@ -134,13 +145,21 @@ function defineOperation<const D extends OperationDef<OperationSchemas>>(
 /** An HTTP route as written in the reference: `'GET /api/v1/laas/tiers'`. */
 type Route = `${HttpMethod} /${string}`;
 
-/** What an HTTP operation states beside its route; it needs the calling partner unless `auth: 'none'`. */
-type HttpOperationDecl<S extends OperationSchemas> = Omit<HttpBinding, 'method' | 'path' | 'auth'> & {
-  auth?: 'none';
+/**
+ * What an HTTP operation states beside its route; it needs the calling partner unless `auth: 'none'`,
+ * and then it must name the permission that partner's credential needs.
+ */
+type HttpOperationDecl<S extends OperationSchemas> = Omit<
+  HttpBinding,
+  'method' | 'path' | 'auth' | 'permission' | 'stepUp'
+> & {
   /** Services that call it over the bus besides the gateway. */
   callers?: readonly Caller[];
   schemas: S;
-};
+} & (
+    | { auth: 'none'; permission?: never; stepUp?: never }
+    | { auth?: undefined; permission: Permission; stepUp?: boolean }
+  );
 
 /** An internal operation: only the services named call it over the bus. */
 interface InternalOperationDecl<S extends OperationSchemas> {

@@ -74,6 +74,7 @@ export const postPendingTransfer = http(
   'postPendingTransfer',
   'POST /api/v1/laas/coins/pending-transfers/:id/post',
   {
+    permission: 'coins',
     idempotent: true,
     message: 'pending transfer posted',
     summary: "Post a pending transfer (in full or for less) to the user's wallet",
@@ -104,6 +105,7 @@ export const voidPendingTransfer = http(
   'voidPendingTransfer',
   'POST /api/v1/laas/coins/pending-transfers/:id/void',
   {
+    permission: 'coins',
     idempotent: true,
     message: 'pending transfer voided',
     summary: 'Void a pending transfer: its coins go back to you',
@@ -126,12 +128,14 @@ export const voidPendingTransfer = http(
 );
 
 export const getPendingTransfer = http('getPendingTransfer', 'GET /api/v1/laas/coins/pending-transfers/:id', {
+  permission: 'read',
   message: 'pending transfer returned',
   summary: 'One pending transfer and what became of it',
   schemas: { params: byId, response: pendingTransferSchema },
 });
 
 export const listPendingTransfers = http('listPendingTransfers', 'GET /api/v1/laas/coins/pending-transfers', {
+  permission: 'read',
   message: 'pending transfers returned',
   summary: 'Your pending transfers, newest first; by user and status',
   schemas: {

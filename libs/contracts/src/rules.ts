@@ -103,6 +103,7 @@ export const listedRuleSchema = ruleSchema
  * deprecated.
  */
 export const createRule = http('createRule', 'POST /api/v1/laas/rules/create-rule', {
+  permission: 'rules',
   alsoMethods: ['GET'],
   message: 'rule created successfully.',
   summary: 'Create a reward rule',
@@ -129,12 +130,14 @@ export const createRule = http('createRule', 'POST /api/v1/laas/rules/create-rul
 });
 
 export const listRules = http('listRules', 'GET /api/v1/laas/rules', {
+  permission: 'read',
   message: 'rules returned',
   summary: "The partner's rules, newest first; `status` selects active or inactive ones",
   schemas: pagedList(listedRuleSchema, { status: ruleStatus.optional() }),
 });
 
 export const updateRule = http('updateRule', 'PATCH /api/v1/laas/rules/:id', {
+  permission: 'rules',
   message: 'rule updated',
   summary: 'Activate or deactivate a rule',
   schemas: {
@@ -149,6 +152,7 @@ export const updateRule = http('updateRule', 'PATCH /api/v1/laas/rules/:id', {
  * coins, once.
  */
 export const rewardUser = http('rewardUser', 'POST /api/v1/laas/rules/reward', {
+  permission: 'coins',
   idempotent: true,
   message: 'user rewarded',
   summary: "Credit a rule's coins to a user (at most once per user, up to the rule's participant cap)",
@@ -175,12 +179,14 @@ const ruleSettingsSchema = z.object({ timeZone: z.string() }).meta({
 });
 
 export const getRuleSettings = http('getRuleSettings', 'GET /api/v1/laas/rules/settings', {
+  permission: 'read',
   message: 'rule settings returned',
   summary: 'The time zone your rules count their daily, weekly and monthly limits in',
   schemas: { response: ruleSettingsSchema },
 });
 
 export const setRuleSettings = http('setRuleSettings', 'PUT /api/v1/laas/rules/settings', {
+  permission: 'rules',
   message: 'rule settings saved',
   summary: 'Set the time zone (IANA name) your rules count their limits in',
   schemas: { body: z.strictObject({ timeZone }), response: ruleSettingsSchema },

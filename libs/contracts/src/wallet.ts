@@ -50,6 +50,7 @@ const transferResponse = z
  * held (a `pending_transfer` entry) until posted, voided or expired.
  */
 export const transferToUser = http('transferToUser', 'POST /api/v1/laas/coins/transfer-to-user-wallet', {
+  permission: 'coins',
   idempotent: true,
   message: 'coin transferred',
   summary: "Move coins from the partner to a user's wallet (at once, or held pending)",
@@ -61,6 +62,7 @@ export const transferFromUser = http(
   'transferFromUser',
   'POST /api/v1/laas/coins/transfer-from-user-wallet',
   {
+    permission: 'coins',
     idempotent: true,
     message: 'coin transferred',
     summary: "Move coins from a user's wallet to the partner",
@@ -82,6 +84,7 @@ export const getUserTransactions = http(
   'getUserTransactions',
   'GET /api/v1/laas/coins/get-user-transactions',
   {
+    permission: 'read',
     message: 'transaction history returned',
     summary: "A user's coin ledger entries, newest first, paginated",
     schemas: {
@@ -93,6 +96,7 @@ export const getUserTransactions = http(
 
 /** A user's wallet balance (0 before the first transfer). Unknown user for this partner → 404. */
 export const getBalance = http('getBalance', 'GET /api/v1/laas/coins/balance', {
+  permission: 'read',
   message: 'balance returned',
   summary: "A user's wallet balance: available and pending",
   schemas: {
@@ -115,6 +119,7 @@ export const getBalance = http('getBalance', 'GET /api/v1/laas/coins/balance', {
  * At most once per entry; a reversal cannot itself be reversed.
  */
 export const reverseTransfer = http('reverseTransfer', 'POST /api/v1/laas/coins/reverse', {
+  permission: 'coins',
   idempotent: true,
   message: 'coin transfer reversed',
   summary: 'Reverse a transfer or reward with a correcting ledger entry',
@@ -145,12 +150,15 @@ const treasuryResponse = z
   .meta({ id: 'Treasury', description: 'Coins issued, redeemed and outstanding, and the issuance limit.' });
 
 export const getTreasury = http('getTreasury', 'GET /api/v1/laas/coins/treasury', {
+  permission: 'read',
   message: 'treasury returned',
   summary: 'Coins issued, redeemed and outstanding, and the issuance limit',
   schemas: { response: treasuryResponse },
 });
 
 export const setTreasury = http('setTreasury', 'PUT /api/v1/laas/coins/treasury', {
+  permission: 'treasury',
+  stepUp: true,
   message: 'treasury updated',
   summary: 'Set or clear the issuance limit',
   schemas: {
@@ -187,6 +195,7 @@ const MAX_EXPORT_PAGE = 1000;
 
 /** The partner's sealed ledger in chain order, after position `after` (0: from the start). */
 export const ledgerExport = http('ledgerExport', 'GET /api/v1/laas/coins/ledger-export', {
+  permission: 'export',
   message: 'ledger exported',
   summary: 'Your sealed ledger entries in hash-chain order, to verify',
   schemas: {

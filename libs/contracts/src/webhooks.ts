@@ -144,12 +144,14 @@ export const deliverySchema = z
   .meta({ id: 'Delivery', description: 'A webhook delivery, with every attempt.' });
 
 export const listDeliveries = http('listDeliveries', 'GET /api/v1/laas/webhooks/deliveries', {
+  permission: 'read',
   message: 'webhook deliveries returned',
   summary: 'Your webhook deliveries, newest first, with every attempt',
   schemas: pagedList(deliverySchema, { status: deliveryStatus.optional() }),
 });
 
 export const retryDelivery = http('retryDelivery', 'POST /api/v1/laas/webhooks/deliveries/:id/retry', {
+  permission: 'webhooks',
   message: 'webhook delivery scheduled',
   summary: 'Redeliver: one more attempt now (also re-enables an endpoint disabled by 410)',
   rateLimit: 'partner',
@@ -157,6 +159,7 @@ export const retryDelivery = http('retryDelivery', 'POST /api/v1/laas/webhooks/d
 });
 
 export const listEventKinds = http('listEventKinds', 'GET /api/v1/laas/webhooks/events', {
+  permission: 'read',
   message: 'webhook events returned',
   summary: 'The kinds of webhook events, each with the JSON Schema of its body',
   schemas: {

@@ -1,6 +1,7 @@
 export type ErrorType =
   | 'invalid'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'conflict'
   | 'unprocessable'
@@ -50,6 +51,11 @@ export class AppError extends Error {
 
   static unauthorized(error = 'authentication required'): AppError {
     return AppError.of(401, 'unauthorized', 'UNAUTHORIZED', 'unauthorized', error);
+  }
+
+  /** Authenticated, but the credential may not do this; `error` names what it lacks. */
+  static forbidden(error: string, appErrorCode = 'FORBIDDEN'): AppError {
+    return AppError.of(403, 'forbidden', appErrorCode, 'forbidden', error);
   }
 
   static notFound(error: string): AppError {

@@ -28,15 +28,23 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   logout:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  getMe: 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  getMe:
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   setWebhook:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -45,13 +53,16 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   createApiKey:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
   listApiKeys:
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -59,11 +70,13 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   revokeApiKey:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
     | 'UNAUTHORIZED';
   createAccountUser:
     | ''
@@ -97,6 +110,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   onboardUsers:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -105,6 +119,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   getOnboardingRequest:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -113,6 +128,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   listOnboardingRequests:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -120,6 +136,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   listUsers:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -127,6 +144,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   getPartnerUser:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -136,6 +154,7 @@ export interface OperationErrorCodes {
   createTier:
     | 'Bad request'
     | 'DUPLICATE'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -144,6 +163,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   listTiers:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -151,6 +171,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   upgradeTier:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -161,6 +182,7 @@ export interface OperationErrorCodes {
   createRule:
     | 'Bad request'
     | 'DUPLICATE'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -169,6 +191,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   listRules:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -176,6 +199,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   updateRule:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -185,6 +209,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   rewardUser:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'IDEMPOTENCY_CONFLICT'
     | 'IDEMPOTENCY_IN_PROGRESS'
     | 'ISSUANCE_LIMIT_REACHED'
@@ -204,6 +229,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
   getRuleSettings:
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -211,6 +237,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   setRuleSettings:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -219,6 +246,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   transferToUser:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'IDEMPOTENCY_CONFLICT'
     | 'IDEMPOTENCY_IN_PROGRESS'
     | 'ISSUANCE_LIMIT_REACHED'
@@ -231,6 +259,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   transferFromUser:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'IDEMPOTENCY_CONFLICT'
     | 'IDEMPOTENCY_IN_PROGRESS'
     | 'INSUFFICIENT_BALANCE'
@@ -243,6 +272,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   getUserTransactions:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -251,6 +281,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   getBalance:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -259,6 +290,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   coinSummary:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -267,6 +299,7 @@ export interface OperationErrorCodes {
   reverseTransfer:
     | 'ALREADY_REVERSED'
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'IDEMPOTENCY_CONFLICT'
     | 'IDEMPOTENCY_IN_PROGRESS'
     | 'INSUFFICIENT_BALANCE'
@@ -279,6 +312,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
   getTreasury:
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -286,14 +320,17 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   setTreasury:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
   ledgerExport:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -301,6 +338,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   postPendingTransfer:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'IDEMPOTENCY_CONFLICT'
     | 'IDEMPOTENCY_IN_PROGRESS'
     | 'NOT_FOUND'
@@ -316,6 +354,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   voidPendingTransfer:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'IDEMPOTENCY_CONFLICT'
     | 'IDEMPOTENCY_IN_PROGRESS'
     | 'NOT_FOUND'
@@ -330,6 +369,7 @@ export interface OperationErrorCodes {
     | 'UNSUPPORTED_MEDIA_TYPE';
   getPendingTransfer:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -338,6 +378,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   listPendingTransfers:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -346,6 +387,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   coinLeaderboard:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -353,6 +395,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   pointsLeaderboard:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -360,6 +403,7 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
   pingLeaderboard:
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -367,6 +411,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   listDeliveries:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
@@ -374,6 +419,7 @@ export interface OperationErrorCodes {
     | 'UNAUTHORIZED';
   retryDelivery:
     | 'Bad request'
+    | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
@@ -381,6 +427,7 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
   listEventKinds:
+    | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'

@@ -108,6 +108,7 @@ describe('the SDK and the server telling it to wait', () => {
       | 'PAYLOAD_TOO_LARGE'
       | 'RATE_LIMITED'
       | 'UNAUTHORIZED'
+      | 'FORBIDDEN'
       | 'SERVICE_UNAVAILABLE'
       | 'SERVICE_TIMEOUT'
       | `HTTP_${number}` = err.appErrorCode;

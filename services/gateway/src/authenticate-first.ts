@@ -1,21 +1,26 @@
+import type { Operation } from '@coin/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { Caller, createAuthenticator } from './authenticate.ts';
+import type { createAuthenticator } from './authenticate.ts';
+import { authorize, type Principal } from './principal.ts';
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The partner a partner route's credentials belong to, set before its body is read. */
-    caller?: Caller;
+    /** Who a partner route's credentials belong to, set (and authorized) before its body is read. */
+    caller?: Principal;
   }
 }
 
 /**
- * A partner route's first onRequest hook after the per-client limits: the credentials are checked
- * before a byte of the body is read, so a request without valid ones costs no parse.
+ * A partner route's first onRequest hook after the per-client limits: the credentials, and their
+ * permission for `op`, are checked before a byte of the body is read, so a request without valid
+ * ones costs no parse.
  */
-export function authenticateFirst(authenticate: Authenticator) {
+export function authenticateFirst(authenticate: Authenticator, op: Operation) {
   return async (request: FastifyRequest): Promise<void> => {
-    request.caller = await authenticate(request.headers.authorization, String(request.id));
+    const principal = await authenticate(request.headers.authorization, String(request.id));
+    authorize(principal, op);
+    request.caller = principal;
   };
 }

@@ -3,12 +3,8 @@ import { ACCESS_TOKEN, API_KEY_PREFIX, identity } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { apiKeyPrincipal, type Principal, sessionPrincipal } from './principal.ts';
 import type { VerificationKeys } from './verification-keys.ts';
-
-export interface Caller {
-  partnerId: string;
-  via: 'access_token' | 'api_key';
-}
 
 interface Options {
   nc: NatsConnection;
@@ -29,12 +25,12 @@ const VERIFIED_TOKEN_CACHE_MS = 60_000;
  * so a revoked key stops working within the cache time.
  */
 export function createAuthenticator(opts: Options) {
-  const apiKeys = new LRUCache<string, string>({ max: API_KEY_CACHE_MAX });
+  const apiKeys = new LRUCache<string, Principal>({ max: API_KEY_CACHE_MAX });
   // Keys identity refused: a client repeating one costs no bus call and no database read.
   const unknownKeys = new LRUCache<string, AppError>({ max: API_KEY_CACHE_MAX });
   // A token is immutable: once its signature checked out, the same string needs no second
   // signature check until it expires (bounded, so a key rotation is picked up within a minute).
-  const verifiedTokens = new LRUCache<string, string>({ max: VERIFIED_TOKEN_CACHE_MAX });
+  const verifiedTokens = new LRUCache<string, Principal>({ max: VERIFIED_TOKEN_CACHE_MAX });
 
   function keyIdOf(token: string): string {
     let kid: unknown;
@@ -47,9 +43,9 @@ export function createAuthenticator(opts: Options) {
     return kid;
   }
 
-  async function verifyJwt(token: string, requestId: string): Promise<Caller> {
+  async function verifyJwt(token: string, requestId: string): Promise<Principal> {
     const known = verifiedTokens.get(token);
-    if (known) return { partnerId: known, via: 'access_token' };
+    if (known) return known;
     const keySet = await opts.keys.forKid(keyIdOf(token), requestId);
     if (!keySet) throw AppError.unauthorized('access token is signed with an unknown key');
     try {
@@ -60,9 +56,10 @@ export function createAuthenticator(opts: Options) {
         requiredClaims: ['sub', 'exp'],
       });
       if (payload.typ !== 'access') throw AppError.unauthorized('token is not an access token');
+      const principal = sessionPrincipal({ ...payload, sub: payload.sub! });
       const ttl = Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_CACHE_MS);
-      if (ttl > 0) verifiedTokens.set(token, payload.sub!, { ttl });
-      return { partnerId: payload.sub!, via: 'access_token' };
+      if (ttl > 0) verifiedTokens.set(token, principal, { ttl });
+      return principal;
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw AppError.unauthorized('access token has expired');
@@ -70,29 +67,31 @@ export function createAuthenticator(opts: Options) {
     }
   }
 
-  async function verifyApiKey(key: string, requestId: string): Promise<Caller> {
+  async function verifyApiKey(key: string, requestId: string): Promise<Principal> {
     const cached = apiKeys.get(key);
-    if (cached) return { partnerId: cached, via: 'api_key' };
+    if (cached) return cached;
     const refused = unknownKeys.get(key);
     if (refused) throw refused;
-    let partnerId: string;
+    let principal: Principal;
     try {
-      ({ partnerId } = await callOperation(
-        opts.nc,
-        identity.verifyApiKey,
-        { body: { key } },
-        { timeoutMs: opts.timeoutMs, requestId },
-      ));
+      principal = apiKeyPrincipal(
+        await callOperation(
+          opts.nc,
+          identity.verifyApiKey,
+          { body: { key } },
+          { timeoutMs: opts.timeoutMs, requestId },
+        ),
+      );
     } catch (err) {
       if (err instanceof AppError && err.status === 401 && opts.apiKeyMissCacheMs > 0)
         unknownKeys.set(key, err, { ttl: opts.apiKeyMissCacheMs });
       throw err;
     }
-    if (opts.apiKeyCacheMs > 0) apiKeys.set(key, partnerId, { ttl: opts.apiKeyCacheMs });
-    return { partnerId, via: 'api_key' };
+    if (opts.apiKeyCacheMs > 0) apiKeys.set(key, principal, { ttl: opts.apiKeyCacheMs });
+    return principal;
   }
 
-  return async function authenticate(header: string | undefined, requestId: string): Promise<Caller> {
+  return async function authenticate(header: string | undefined, requestId: string): Promise<Principal> {
     if (!header) throw AppError.unauthorized('Authorization header with a Bearer token is required');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw AppError.unauthorized('Authorization header must be "Bearer <token>"');

@@ -86,7 +86,6 @@ export function registerOperationRoutes(
   deps: RouteDeps,
 ): void {
   const cachedAnswer = answerCache(deps.config.ANSWER_CACHE_MAX_BYTES);
-  const authenticate = authenticateFirst(deps.authenticate);
   for (const op of operations) {
     const http = op.http;
     if (!http) continue;
@@ -97,7 +96,7 @@ export function registerOperationRoutes(
       url: http.path,
       bodyLimit: bodyLimitOf(op),
       onRequest: [
-        ...(http.auth === 'partner' ? [authenticate] : []),
+        ...(http.auth === 'partner' ? [authenticateFirst(deps.authenticate, op)] : []),
         ...(http.rateLimit === 'partner' ? [deps.partnerLimit] : []),
         deps.admitLargeBody,
       ],

@@ -1,5 +1,6 @@
 import { bodyLimitOf, formatBytes } from '../body-limits.ts';
 import type { Operation } from '../operation.ts';
+import { isApiKeyScope, STEP_UP_MAX_AGE_SECONDS } from '../permissions.ts';
 import { operationDocs } from './index.ts';
 import type { ErrorDoc } from './types.ts';
 
@@ -23,6 +24,18 @@ export function errorsOf(op: Operation): Map<number, ErrorDoc[]> {
       'a field is missing or invalid; `error` names it (`users[1].userId must be a valid GUID`)',
     );
   if (http.auth === 'partner') add(401, 'UNAUTHORIZED', 'no token, or an expired, invalid or revoked one');
+  if (http.permission) {
+    const who = isApiKeyScope(http.permission)
+      ? `an API key without the \`${http.permission}\` scope, or a member whose role lacks it`
+      : `an API key (\`${http.permission}\` is for sessions only), or a member whose role lacks it`;
+    add(403, 'FORBIDDEN', `the credential lacks the \`${http.permission}\` permission: ${who}`);
+  }
+  if (http.stepUp)
+    add(
+      403,
+      'STEP_UP_REQUIRED',
+      `the session's password was entered more than ${STEP_UP_MAX_AGE_SECONDS / 60} minutes ago: sign in again`,
+    );
   for (const [status, list] of Object.entries(operationDocs[op.name]?.errors ?? {}))
     for (const e of list) add(Number(status), e.code, e.when);
   const limit = bodyLimitOf(op);

@@ -35,7 +35,7 @@ export function openApiDocument(operations: readonly Operation[], server: Server
       title: 'Coin rewards and partner API',
       version: '1.0.0',
       description:
-        'Every answer is the envelope `{status, message, data}`; failures carry `data: {errorType, appErrorCode, error}`. Quote the `x-request-id` of a response when reporting a problem.',
+        "Every answer is the envelope `{status, message, data}`; failures carry `data: {errorType, appErrorCode, error}`. Quote the `x-request-id` of a response when reporting a problem. Each partner operation names the permission its credential needs (`x-permission`: an API key holds the scopes chosen at its creation, a session its role's permissions) and whether it also needs a password entered in the last minutes (`x-step-up`); otherwise it answers 403.",
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [server],

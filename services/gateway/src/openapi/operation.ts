@@ -74,6 +74,9 @@ export function operationObject(op: Operation, method: string, components: Schem
     ...(http.auth === 'partner' ? {} : { security: [] }),
     // The most bytes the body may have; a larger one is answered 413 before it is read.
     'x-body-limit': bodyLimitOf(op),
+    // What the credential must hold (permissions.ts), and whether a recent password is needed too.
+    ...(http.permission ? { 'x-permission': http.permission } : {}),
+    ...(http.stepUp ? { 'x-step-up': true } : {}),
     parameters: params,
     ...(op.schemas.body
       ? {

@@ -7,6 +7,7 @@ type Json = Record<string, unknown>;
 const FAILURE: Record<number, { errorType: string; message: string; description: string }> = {
   400: { errorType: 'invalid', message: 'invalid data provided', description: 'Invalid input' },
   401: { errorType: 'unauthorized', message: 'unauthorized', description: 'Not authenticated' },
+  403: { errorType: 'forbidden', message: 'forbidden', description: 'Not allowed to this credential' },
   404: { errorType: 'not_found', message: 'not found', description: 'Not found (or not yours)' },
   409: { errorType: 'conflict', message: 'conflict', description: 'Conflict' },
   413: { errorType: 'invalid', message: 'payload too large', description: 'Body too large' },

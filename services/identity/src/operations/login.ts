@@ -41,7 +41,7 @@ export function loginHandler(deps: IdentityDeps) {
     if (!partner || !ok) throw AppError.unauthorized('email or password is incorrect');
     await clearLoginFailures(em, email, client);
 
-    const tokens = await issueTokens(deps, em, partner.partnerId);
+    const tokens = await issueTokens(deps, em, partner.partnerId, undefined, Math.floor(Date.now() / 1000));
     return {
       tokens,
       user: {

@@ -6,8 +6,11 @@ import type { KeyEncryption } from './key-encryption.ts';
 import { activeKey, publishedKeys } from './signing-keys.ts';
 
 export interface TokenSigner {
-  /** `em`: the caller's, so a token issued inside a transaction needs no second pooled connection. */
-  sign(em: EntityManager, partnerId: string, ttlSeconds: number): Promise<string>;
+  /**
+   * `em`: the caller's, so a token issued inside a transaction needs no second pooled connection.
+   * `authTime`: when the session's password was entered (epoch seconds), for step-up operations.
+   */
+  sign(em: EntityManager, partnerId: string, ttlSeconds: number, authTime?: number): Promise<string>;
   jwks(): Promise<{ keys: JWK[] }>;
 }
 
@@ -29,10 +32,10 @@ export function createTokenSigner(db: Database, kek: KeyEncryption): TokenSigner
     return key;
   }
   return {
-    async sign(em, partnerId, ttlSeconds) {
+    async sign(em, partnerId, ttlSeconds, authTime) {
       const active = await activeKey(em);
       if (!active) throw new Error('no active signing key (run identity once to create one)');
-      return new SignJWT({ typ: 'access' })
+      return new SignJWT({ typ: 'access', ...(authTime === undefined ? {} : { auth_time: authTime }) })
         .setProtectedHeader({ alg: ACCESS_TOKEN.algorithm, kid: active.kid, typ: 'JWT' })
         .setSubject(partnerId)
         .setIssuer(ACCESS_TOKEN.issuer)
