@@ -59,9 +59,10 @@ if (import.meta.main) {
   const problems = historyProblems(root);
   for (const p of problems) console.error(`✗ ${p}`);
   if (problems.length > 0) {
-    console.error(
-      `commits: ${problems.length} problem(s); reword unlanded commits with git rebase -i (reword)`,
-    );
+    const hint = problems[0].startsWith('the marker commit')
+      ? 'clone with the whole history'
+      : 'reword unlanded commits with git rebase -i (reword)';
+    console.error(`commits: ${problems.length} problem(s); ${hint}`);
     process.exit(1);
   }
 }
