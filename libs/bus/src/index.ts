@@ -12,7 +12,7 @@ export {
   type ServiceInstance,
 } from './connect.ts';
 export { ensureStreamOnce } from './ensure-stream.ts';
-export { PAYLOAD_STREAM, PAYLOAD_SUBJECT } from './large-payload.ts';
+export { ensurePayloadStream, PAYLOAD_STREAM, PAYLOAD_SUBJECT } from './large-payload.ts';
 export { callOperation, callOperationJson } from './request.ts';
 export {
   type BoundHandler,

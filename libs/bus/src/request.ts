@@ -3,7 +3,7 @@ import { AppError } from '@coin/errors';
 import { injectTraceContext, messagingSpan } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
+import { bodyOf, needsOffload, offloadInto } from './large-payload.ts';
 import { requestDuration, requestFailures } from './metrics.ts';
 import { namesOf } from './namespace.ts';
 import { failureReason, repliesOf } from './replies.ts';
@@ -61,7 +61,7 @@ export async function callOperationJson<O extends Operation>(
         injectTraceContext(h);
         let payload = encodeRequest(request);
         if (needsOffload(nc, payload)) {
-          h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
+          await offloadInto(nc, payload, h);
           payload = new Uint8Array(0);
         }
         let reply: Msg;
@@ -73,8 +73,7 @@ export async function callOperationJson<O extends Operation>(
         }
         const remote = replyError(reply);
         if (remote) throw remote;
-        const ref = reply.headers?.get(PAYLOAD_REF_HEADER);
-        return ref ? await takeOffloaded(nc, ref) : reply.data;
+        return await bodyOf(nc, reply);
       } catch (err) {
         const appErr = err instanceof AppError ? err : toAppError(err, op);
         status = appErr.status;

@@ -11,7 +11,7 @@ import { AppError } from '@coin/errors';
 import { extractTraceContext, type Logger, messagingSpan } from '@coin/telemetry';
 import { headers, type Msg, type NatsConnection, nuid, type Subscription } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { needsOffload, offload, PAYLOAD_REF_HEADER, takeOffloaded } from './large-payload.ts';
+import { bodyOf, needsOffload, offloadInto } from './large-payload.ts';
 import { handlerDuration } from './metrics.ts';
 import { namesOf } from './namespace.ts';
 import { decodeJson, encodeJson, REQUEST_ID_HEADER, setErrorHeaders } from './wire.ts';
@@ -130,13 +130,12 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
         let payload: Uint8Array;
         let status = 200;
         try {
-          const ref = msg.headers?.get(PAYLOAD_REF_HEADER);
-          const data = ref ? await takeOffloaded(nc, ref) : msg.data;
+          const data = await bodyOf(nc, msg);
           const request = await validate(bound.op, data);
           const result = await around(() => bound.run(request, { requestId, log }));
           payload = encodeJson(result);
           if (needsOffload(nc, payload)) {
-            h.set(PAYLOAD_REF_HEADER, await offload(nc, payload));
+            await offloadInto(nc, payload, h);
             payload = new Uint8Array(0);
           }
         } catch (err) {
@@ -195,6 +194,12 @@ export function serveOperations(nc: NatsConnection, opts: ServeOptions): Running
         callback: (err, msg) => {
           if (err) {
             opts.log.error({ err, subject: bound.op.subject }, 'subscription failed');
+            return;
+          }
+          // A request nobody can receive the answer of is not one: a message published without a
+          // reply subject (by a stream's republish, a push consumer, a forged publish) runs nothing.
+          if (!msg.reply) {
+            opts.log.warn({ subject: msg.subject }, 'message without a reply subject ignored');
             return;
           }
           const p = process(bound, msg, endpoint).finally(() => inFlight.delete(p));

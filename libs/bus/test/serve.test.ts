@@ -2,14 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { operationsOf } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { createLogger } from '@coin/telemetry';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   callOperation,
   connectBus,
+  ensurePayloadStream,
   handle,
   type NatsConnection,
   namesOf,
+  PAYLOAD_STREAM,
   pingService,
   serveOperations,
 } from '../src/index.ts';
@@ -59,14 +62,21 @@ const namespace = `t${randomBytes(5).toString('hex')}`;
 let nc: NatsConnection;
 let stop: () => Promise<void>;
 
+let echoed = 0;
+
 beforeAll(async () => {
   nc = await connectBus(NATS_URL, 'bus-test', namespace);
+  // The operator's set-up makes the payload stream (services may not): here, the test is the operator.
+  await ensurePayloadStream(nc, { maxBytes: 64 * 1024 * 1024, replicas: 1 });
   const running = serveOperations(nc, {
     service,
     version: '9.9.9',
     log: createLogger('bus-test', 'silent'),
     handlers: [
-      handle(echo, async ({ body }) => ({ text: body.text })),
+      handle(echo, async ({ body }) => {
+        echoed++;
+        return { text: body.text };
+      }),
       handle(whoAmI, async ({ partnerId }) => ({ partnerId })),
       handle(grow, async ({ body }) => ({ text: 'x'.repeat(body.bytes) })),
       handle(fail, async () => {
@@ -103,6 +113,29 @@ describe('bus request-reply', () => {
     expect(reply.text).toHaveLength(3 * limit);
     const text = 'ü'.repeat(limit);
     expect(await callOperation(nc, echo, { body: { text } }, { timeoutMs: 5000 })).toEqual({ text });
+  });
+
+  it('stores a large payload encrypted: the stream holds no byte of it in clear', async () => {
+    const marker = `clear-${randomUUID()}`;
+    const limit = nc.info?.max_payload ?? 1024 * 1024;
+    const before = (await (await jetstreamManager(nc)).streams.info(PAYLOAD_STREAM)).state.last_seq;
+    const text = marker.repeat(Math.ceil((2 * limit) / marker.length));
+    expect(await callOperation(nc, echo, { body: { text } }, { timeoutMs: 5000 })).toEqual({ text });
+    const jsm = await jetstreamManager(nc);
+    const after = (await jsm.streams.info(PAYLOAD_STREAM)).state.last_seq;
+    expect(after).toBeGreaterThan(before);
+    for (let seq = before + 1; seq <= after; seq++) {
+      const m = await jsm.streams.getMessage(PAYLOAD_STREAM, { seq }).catch(() => undefined);
+      expect(Buffer.from(m?.data ?? []).includes(marker)).toBe(false);
+    }
+  });
+
+  it('runs no handler for a message without a reply subject', async () => {
+    const before = echoed;
+    nc.publish(namesOf(nc).subject(echo.subject), JSON.stringify({ body: { text: 'no reply' } }));
+    // A request after it, on the same connection, is handled after it.
+    await callOperation(nc, echo, { body: { text: 'hi' } }, { timeoutMs: 2000 });
+    expect(echoed).toBe(before + 1);
   });
 
   it('validates at the service edge', async () => {
