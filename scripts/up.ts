@@ -1,8 +1,9 @@
 /**
  * `make up`: checks the local servers; sets up each service's database, its own role and the
  * migration role (`npm run db:roles`, as the server's administrator) and applies the migrations as
- * the migration role (`npm run migrate`); creates the JetStream stream, starts every service (each as
- * its own database role) and the gateway, and stays in the foreground; Ctrl-C stops everything.
+ * the migration role (`npm run migrate`); sets up the bus as the operator (`npm run bus:setup`: the
+ * streams and every durable consumer), starts every service (each as its own database role) and the
+ * gateway, and stays in the foreground; Ctrl-C stops everything.
  */
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -12,7 +13,6 @@ import { existsSync, readdirSync } from 'node:fs';
 // (docs/decisions/2026-11-25-make-up-process-memory.md).
 import { awaitReplicas, connectBus } from '@coin/bus/connect';
 import { DEVELOPMENT_DATABASE_SERVER } from '@coin/config/database-urls';
-import { ensureEventsStream } from '@coin/events/stream';
 import { asService } from '@coin/startup/runtime';
 import { dockerAvailable, reachable } from '@coin/testing/servers';
 
@@ -68,9 +68,12 @@ async function checkServers(): Promise<void> {
 
 await checkServers();
 
-/** The set-up step: the databases and their roles, then the migrations, each a command of its own. */
-function setUpDatabases(): void {
-  for (const script of ['scripts/db-roles.ts', 'scripts/migrate.ts']) {
+/**
+ * The set-up step: the databases and their roles, the migrations, then the bus (streams and durable
+ * consumers, which the services only use), each a command of its own.
+ */
+function setUp(): void {
+  for (const script of ['scripts/db-roles.ts', 'scripts/migrate.ts', 'scripts/bus-setup.ts']) {
     try {
       execFileSync(process.execPath, [script], {
         env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
@@ -82,7 +85,7 @@ function setUpDatabases(): void {
     }
   }
 }
-setUpDatabases();
+setUp();
 const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
 // Every process here shares one environment, so none has a NATS user of its own: make up is for a
 // server without authorization, where anyone reaching it may call anything (docs/operating/security.md, "NATS credentials").
@@ -95,7 +98,6 @@ const nc = await connectBus(natsUrl, 'make-up', env.NATS_NAMESPACE ?? '').catch(
   );
   process.exit(1);
 });
-await ensureEventsStream(nc);
 
 const services = readdirSync('services').filter(
   (s) => s !== 'gateway' && existsSync(`services/${s}/src/main.ts`),

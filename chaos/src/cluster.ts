@@ -5,6 +5,7 @@ import {
   freePort,
   type IsolatedDatabases,
   isolatedDatabases,
+  setUpTestBus,
   spawnGateway,
   spawnService,
 } from '@coin/testing';
@@ -77,6 +78,8 @@ export class Cluster {
 
   /** The first replica of each service creates and migrates its database before the second starts. */
   async start(): Promise<void> {
+    // The operator's set-up first: the processes only bind to the streams and durables it creates.
+    await setUpTestBus(this.env);
     for (let index = 0; index < REPLICAS; index++) {
       const wave = SERVICES.map((service) => this.add({ id: `${service}#${index}`, service, state: 'down' }));
       await Promise.all(wave.map((r) => this.firstStart(r)));

@@ -39,8 +39,8 @@ export function useLeaderboardStack(): void {
   beforeAll(async () => {
     stack = await stackWith(['identity', 'leaderboard'], {
       AUTH_RATE_LIMIT_MAX: '1000',
-      // A killed consumer's unacknowledged events come back after this, not after 30 s.
-      LEADERBOARD_ACK_WAIT_MS: '1000',
+      // A killed consumer's unacknowledged events come back after this, not after 30 s (the set-up's).
+      EVENTS_ACK_WAIT_MS: '1000',
     });
     events = await EventPublisher.connect(stack.env);
   });

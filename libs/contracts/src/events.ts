@@ -37,8 +37,9 @@ export const EVENT_SUBJECTS = {
 
 /**
  * Every durable consumer of events: the service that runs it, its durable name and the subject it
- * reads. A service may create, read and acknowledge only its own durables (the NATS authorization
- * is generated from this list), so a consumer is added here before it is started.
+ * reads. The operator's set-up creates each with its filter (`startAt: 'new'`: from its creation on,
+ * for a kind added to a subject whose history partners must not receive); a service may only pull
+ * from and acknowledge its own (the NATS authorization is generated from this list).
  */
 export const EVENT_CONSUMERS = {
   leaderboardRewards: {
@@ -70,11 +71,13 @@ export const EVENT_CONSUMERS = {
     service: 'webhooks',
     durable: 'webhooks-transfers',
     subject: EVENT_SUBJECTS.transferCompleted,
+    startAt: 'new',
   },
   webhooksReversals: {
     service: 'webhooks',
     durable: 'webhooks-reversals',
     subject: EVENT_SUBJECTS.transferReversed,
+    startAt: 'new',
   },
   webhooksRuleCaps: {
     service: 'webhooks',
@@ -106,7 +109,10 @@ export const EVENT_CONSUMERS = {
     durable: 'webhooks-pending-voided',
     subject: EVENT_SUBJECTS.pendingVoided,
   },
-} as const satisfies Record<string, { service: ServiceName; durable: string; subject: string }>;
+} as const satisfies Record<
+  string,
+  { service: ServiceName; durable: string; subject: string; startAt?: 'all' | 'new' }
+>;
 
 /** Coins travel in events as exact decimal text (at most 2 places), never as floats. */
 const decimalText = z.string().regex(/^\d+(\.\d{1,2})?$/);

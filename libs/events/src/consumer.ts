@@ -1,6 +1,6 @@
 import { namesOf } from '@coin/bus';
 import { extractTraceContext, type Logger, messagingSpan } from '@coin/telemetry';
-import { AckPolicy, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
+import { type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { z } from 'zod';
@@ -9,7 +9,6 @@ import { consumerDuration, consumerOutcomes, watchConsumer, watchParked } from '
 import { park, parkedCounts, REPLAY_FOR_HEADER } from './parked.ts';
 import { type EventMeta, parseEvent } from './parse-event.ts';
 import { DEFAULT_RETRY, RetryClock, type RetryPolicy } from './retry-clock.ts';
-import { ensureEventsStream } from './stream.ts';
 
 interface CommonOptions<S extends z.ZodType> {
   nc: NatsConnection;
@@ -21,17 +20,9 @@ interface CommonOptions<S extends z.ZodType> {
   schema: S;
   /** Handler runs (single events or batches) at once in this process. */
   concurrency?: number;
-  /** Redelivery of an event whose process died; a running handler keeps its events alive. */
-  ackWaitMs?: number;
   retry?: Partial<RetryPolicy>;
   /** The clock of the retry window (tests move it forward instead of waiting a day). */
   now?: () => number;
-  /**
-   * Where the durable starts when this call creates it: every event the stream holds (the default),
-   * or only those published from then on (`new`: a consumer added to a subject that has a history
-   * it must not act on). An existing durable keeps its place either way.
-   */
-  startAt?: 'all' | 'new';
   /**
    * Runs before an event that kept failing is parked (not one that did not parse); when it throws,
    * the event is retried instead. A consumer that applies events once passes `keepAppliedId`.
@@ -61,7 +52,8 @@ interface Item<T> {
 }
 
 /**
- * The one consumer policy. A durable pull consumer with explicit acks and no delivery limit:
+ * The one consumer policy. A durable pull consumer with explicit acks and no delivery limit, created
+ * by the operator's set-up (set-up.ts) and bound here:
  * - each payload is parsed with its contract; one that does not parse is parked at once;
  * - a handler that throws gets its events again with jittered, capped backoff for `retry.forMs`
  *   (24 hours) after their first delivery, and then they are parked;
@@ -73,8 +65,6 @@ interface Item<T> {
 export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S>): Promise<RunningConsumer> {
   type T = z.output<S>;
   const { nc, log, durable: label } = opts;
-  const jsm = await ensureEventsStream(nc);
-  const ackWaitMs = opts.ackWaitMs ?? 30_000;
   const limit = opts.concurrency ?? 1;
   const batchSize = 'batch' in opts ? opts.batch.size : 1;
   const lingerMs = 'batch' in opts ? (opts.batch.lingerMs ?? 20) : 0;
@@ -87,20 +77,20 @@ export async function startConsumer<S extends z.ZodType>(opts: ConsumerOptions<S
   const stream = names.stream;
   const durable = names.durable(label);
   const filter = names.event(opts.subject);
-  const config = {
-    durable_name: durable,
-    filter_subject: filter,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: opts.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
-    ack_wait: ackWaitMs * 1e6,
-    // Unlimited: the retry window decides when an event is parked (RetryClock).
-    max_deliver: -1,
-    // Events waiting out their backoff count as pending: room for a long outage's worth.
-    max_ack_pending: 10_000,
-  };
-  // A durable created by an earlier version keeps its name and gets this configuration.
-  await jsm.consumers.add(stream, config).catch(() => jsm.consumers.update(stream, durable, config));
-  const consumer = await jetstream(nc).consumers.get(stream, durable);
+  const consumer = await jetstream(nc)
+    .consumers.get(stream, durable)
+    .catch((err: Error) => {
+      throw new Error(
+        `the durable ${durable} is not there (${err.message}): the operator's bus set-up (npm run bus:setup) creates every durable before the services start`,
+      );
+    });
+  // Bound, not created: the set-up gave it its filter and its ack wait (services may not set them).
+  const { config } = await consumer.info(true);
+  if (config.filter_subject !== filter)
+    throw new Error(
+      `the durable ${durable} reads ${config.filter_subject}, not ${filter}: run the bus set-up`,
+    );
+  const ackWaitMs = (config.ack_wait ?? 30e9) / 1e6;
   const messages = await consumer.consume({ max_messages: Math.max(64, limit * batchSize * 2) });
   const active = new Set<Promise<void>>();
   let buffer: Item<T>[] = [];

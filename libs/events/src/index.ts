@@ -10,4 +10,5 @@ export {
 export { startOutboxRetention } from './outbox-retention.ts';
 export { listParked, type ParkedEvent, parkedNames, parkedStreamName, replayParked } from './parked.ts';
 export type { EventMeta } from './parse-event.ts';
-export { ensureEventsStream } from './stream.ts';
+export { createDurable, setUpBus } from './set-up.ts';
+export { ensureEventsStream, requireEventsStream } from './stream.ts';

@@ -8,7 +8,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { outboxPublished, watchOutbox } from './metrics.ts';
 import { outboxQueue } from './migrations.ts';
 import { type OutboxRow, publishRow, refusedForGood } from './publish-row.ts';
-import { ensureEventsStream } from './stream.ts';
+import { requireEventsStream } from './stream.ts';
 
 export interface OutboxEvent {
   subject: string;
@@ -118,7 +118,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
 
   async function relayOnce(): Promise<number> {
     if (!streamReady) {
-      await ensureEventsStream(opts.nc);
+      await requireEventsStream(opts.nc);
       streamReady = true;
     }
     return opts.db.em.fork().transactional(async (tx) => {

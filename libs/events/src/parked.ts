@@ -3,6 +3,7 @@ import {
   type JetStreamManager,
   type JsMsg,
   jetstream,
+  jetstreamManager,
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
@@ -56,7 +57,8 @@ function parkedSubject(nc: NatsConnection, durable: string): string {
   return parkedNames(namesOf(nc)).subject(durable);
 }
 
-function ensureParkedStream(nc: NatsConnection): Promise<JetStreamManager> {
+/** Creates the parked stream (the operator's set-up and its parked-events command; services may not). */
+export function ensureParkedStream(nc: NatsConnection): Promise<JetStreamManager> {
   return ensureStreamOnce(nc, parkedStreamName(nc), async (jsm) => ({
     subjects: [parkedSubject(nc, '>')],
     retention: RetentionPolicy.Limits,
@@ -78,7 +80,6 @@ function oneLine(text: string): string {
  * stores it once: the copy's message id is the durable and the original's stream sequence.
  */
 export async function park(nc: NatsConnection, durable: string, msg: JsMsg, reason: string): Promise<void> {
-  await ensureParkedStream(nc);
   const h = headers();
   copyHeaders(msg.headers, h);
   h.set(H.durable, durable);
@@ -135,7 +136,7 @@ export async function* listParked(nc: NatsConnection, durable?: string): AsyncGe
 
 /** Parked events per durable right now (the `coin_consumer_parked_events` gauge). */
 export async function parkedCounts(nc: NatsConnection): Promise<Map<string, number>> {
-  const jsm = await ensureParkedStream(nc);
+  const jsm = await jetstreamManager(nc);
   const info = await jsm.streams.info(parkedStreamName(nc), { subjects_filter: parkedSubject(nc, '>') });
   const prefix = parkedSubject(nc, '');
   const counts = new Map<string, number>();

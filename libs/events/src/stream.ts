@@ -67,3 +67,17 @@ export async function ensureEventsStream(
   }
   return jsm;
 }
+
+/**
+ * What a service does at start instead of creating the stream: finds it, or stops naming the
+ * operator's set-up that must run first (services may read streams, not create them).
+ */
+export async function requireEventsStream(nc: NatsConnection): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const name = namesOf(nc).stream;
+  await jsm.streams.info(name).catch((err: Error) => {
+    throw new Error(
+      `the events stream ${name} is not there (${err.message}): the operator's bus set-up (npm run bus:setup) must run before the services start`,
+    );
+  });
+}

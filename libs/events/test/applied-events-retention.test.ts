@@ -9,12 +9,13 @@ import { z } from 'zod';
 import {
   appliedEventsMigrations,
   applyOnce,
-  ensureEventsStream,
+  createDurable,
   keepAppliedId,
   listParked,
   type ParkedEvent,
   parkedStreamName,
   type RunningConsumer,
+  setUpBus,
   startAppliedEventsRetention,
   startConsumer,
 } from '../src/index.ts';
@@ -33,7 +34,7 @@ beforeAll(async () => {
     log,
   });
   nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'applied-retention-test', namespace);
-  await ensureEventsStream(nc);
+  await setUpBus(nc, []);
 });
 
 afterAll(async () => {
@@ -112,6 +113,7 @@ describe('applied-event ids', () => {
     const subject = `events.test.${durable}`;
     let offsetMs = 0;
     let effects = 0;
+    await createDurable(nc, { durable, subject });
     const consumer: RunningConsumer = await startConsumer({
       nc,
       log,
@@ -167,6 +169,7 @@ describe('applied-event ids', () => {
     const subject = `events.test.${durable}`;
     let pinFailures = 3;
     let pinned = 0;
+    await createDurable(nc, { durable, subject });
     const consumer = await startConsumer({
       nc,
       log,

@@ -6,11 +6,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import {
   type ConsumerOptions,
-  ensureEventsStream,
+  createDurable,
   listParked,
   type ParkedEvent,
   parkedStreamName,
   type RunningConsumer,
+  setUpBus,
   startConsumer,
 } from '../src/index.ts';
 
@@ -37,8 +38,11 @@ type TestOptions =
       : never
     : never;
 
-export async function consume(opts: TestOptions) {
-  const c = await startConsumer({ nc, log, schema, ...opts } as ConsumerOptions<typeof schema>);
+/** The durable created as the operator's set-up would (`ackWaitMs`: its ack wait), then consumed. */
+export async function consume(opts: TestOptions & { ackWaitMs?: number }) {
+  const { ackWaitMs, ...rest } = opts;
+  await createDurable(nc, { durable: rest.durable, subject: rest.subject }, ackWaitMs);
+  const c = await startConsumer({ nc, log, schema, ...rest } as ConsumerOptions<typeof schema>);
   running.push(c);
   return c;
 }
@@ -81,7 +85,8 @@ export async function parkedGauge(durable: string): Promise<number | undefined> 
 export function useConsumerBus(): void {
   beforeAll(async () => {
     nc = await connectBus(natsUrl, 'consumer-test', namespace);
-    await ensureEventsStream(nc);
+    // The operator's set-up of the namespace: the streams; each test creates its own durable as it does.
+    await setUpBus(nc, []);
   });
 
   afterAll(async () => {

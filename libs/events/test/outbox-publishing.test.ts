@@ -6,7 +6,14 @@ import { renderMetrics } from '@coin/telemetry';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { addToOutbox, applyOnce, ensureEventsStream, outboxQueue, startConsumer } from '../src/index.ts';
+import {
+  addToOutbox,
+  applyOnce,
+  ensureEventsStream,
+  outboxQueue,
+  setUpBus,
+  startConsumer,
+} from '../src/index.ts';
 import { db, log, namespace, nc, relay, restartRelay, until, useOutboxRelay } from './outbox-support.ts';
 
 useOutboxRelay();
@@ -15,6 +22,8 @@ describe('transactional outbox: what is published, and once', () => {
   it('publishes what committed, never what rolled back, each event once, applied once', async () => {
     const received: string[] = [];
     const applied: string[] = [];
+    // The operator's set-up: the streams and the durable, which the consumer binds to.
+    await setUpBus(nc, [{ durable: 'events-test', subject: 'events.test.happened' }]);
     const consumer = await startConsumer({
       nc,
       log,

@@ -1,7 +1,7 @@
 import { type BoundHandler, type NatsConnection, serveOperations } from '@coin/bus';
 import type { DatabaseConfig } from '@coin/config';
 import { type Database, requestScope } from '@coin/db';
-import { ensureEventsStream, type OutboxRelay, startOutboxRelay, startOutboxRetention } from '@coin/events';
+import { type OutboxRelay, requireEventsStream, startOutboxRelay, startOutboxRetention } from '@coin/events';
 import { startMetricsServer } from '@coin/telemetry';
 import type { Redis } from 'ioredis';
 import { type DatabaseSchema, type ProcessContext, processContext } from './process-context.ts';
@@ -63,8 +63,8 @@ export async function startService<
     const db = await ctx.database(spec.database);
     nc = await ctx.bus();
     const redis = spec.redis ? ctx.redis() : undefined;
-    // Every service publishes or consumes: the stream is there, at the configured replicas, first.
-    await ensureEventsStream(nc, { replicas: config.EVENTS_STREAM_REPLICAS });
+    // Every service publishes or consumes: the operator's set-up made the stream; without it, no start.
+    await requireEventsStream(nc);
     let relay: OutboxRelay | undefined;
     if (spec.outbox) {
       relay = stops.add('outbox relay', startOutboxRelay({ db, nc, log }));

@@ -1,3 +1,4 @@
+export { setUpTestBus } from './bus-set-up.ts';
 export { queryDatabase, withDatabase } from './database-client.ts';
 export { type IsolatedDatabases, isolatedDatabases, serviceDatabases, withOwnRoles } from './databases.ts';
 export { eventually, eventuallyPasses } from './eventually.ts';

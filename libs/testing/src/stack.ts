@@ -7,6 +7,7 @@ import { parkedStreamName } from '@coin/events';
 import type { Stoppable } from '@coin/startup';
 import { asService } from '@coin/startup/runtime';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { setUpTestBus } from './bus-set-up.ts';
 import { serviceDatabases } from './databases.ts';
 import { type ApiClient, apiClient } from './http.ts';
 import { ensureServers } from './servers.ts';
@@ -64,6 +65,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...migrationUrls,
     ...opts.env,
   };
+  await setUpTestBus(env);
   const running = new Map<string, Stoppable>();
   const probe = await connectBus(env.NATS_URL!, 'test-stack', env.NATS_NAMESPACE!, env.NATS_NKEY_SEED);
   // A service counts as started once the server routes to it: its PING answers (its endpoints
@@ -105,7 +107,7 @@ export async function dropStream(env: NodeJS.ProcessEnv): Promise<void> {
     env.NATS_URL ?? 'nats://127.0.0.1:4222',
     'test-cleanup',
     env.NATS_NAMESPACE ?? '',
-    env.NATS_NKEY_SEED,
+    env.NATS_OPERATOR_NKEY_SEED,
   );
   try {
     const jsm = await jetstreamManager(nc);

@@ -7,8 +7,6 @@ export const leaderboardConfig = serviceConfig('leaderboard', {
   LEADERBOARD_BATCH: integer(128, { max: 1000 }),
   /** How long a batch waits for more events once its first has arrived. */
   LEADERBOARD_LINGER_MS: integer(20, { min: 0, max: 1000 }),
-  /** How long an event delivered to a replica that died stays unacknowledged before it is redelivered. */
-  LEADERBOARD_ACK_WAIT_MS: integer(30_000, { min: 500 }),
 });
 
 export type LeaderboardConfig = ReturnType<typeof leaderboardConfig>;

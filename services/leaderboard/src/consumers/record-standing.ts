@@ -14,7 +14,6 @@ export function consumerSettings(deps: LeaderboardDeps) {
     nc: deps.nc,
     log: deps.log,
     concurrency: deps.config.LEADERBOARD_CONCURRENCY,
-    ackWaitMs: deps.config.LEADERBOARD_ACK_WAIT_MS,
   };
 }
 

@@ -23,12 +23,6 @@ export interface WebhookEventSource<S extends z.ZodType<BusEvent>> {
   fields: (event: z.output<S>, meta: EventMeta) => NewDelivery['fields'] | Promise<NewDelivery['fields']>;
   /** Events taken together: one transaction records a batch's deliveries (the money path's events). */
   batch?: number;
-  /**
-   * The subject had events before this kind was sent (the ledger's): the durable, when created,
-   * starts at the events published from then on, so a deployment does not send partners the
-   * stream's history (up to 30 days).
-   */
-  fromDeployment?: boolean;
 }
 
 export interface ConsumerDeps {
@@ -82,7 +76,6 @@ function consumeWebhookEvents<S extends z.ZodType<BusEvent>>(
     schema: source.schema,
     beforePark: keepAppliedId(deps.db, [durable]),
     concurrency: 4,
-    startAt: source.fromDeployment ? ('new' as const) : ('all' as const),
   };
   return source.batch
     ? startConsumer({ ...common, batch: { size: source.batch }, handleBatch })

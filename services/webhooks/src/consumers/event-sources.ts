@@ -24,7 +24,6 @@ const transfersSource: WebhookEventSource<typeof transferCompletedEvent> = {
   schema: transferCompletedEvent,
   kind: 'COINS_TRANSFERRED',
   batch: LEDGER_BATCH,
-  fromDeployment: true,
   fields: (e) => ({
     occurredAt: e.createdAt,
     ledgerEntryId: e.ledgerEntryId,
@@ -40,7 +39,6 @@ const reversalsSource: WebhookEventSource<typeof transferReversedEvent> = {
   schema: transferReversedEvent,
   kind: 'COINS_REVERSED',
   batch: LEDGER_BATCH,
-  fromDeployment: true,
   fields: (e) => ({
     occurredAt: e.createdAt,
     ledgerEntryId: e.ledgerEntryId,
