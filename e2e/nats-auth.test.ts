@@ -1,16 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { busNames, connectBus, type NatsConnection, PAYLOAD_STREAM, publicKeyOf } from '@coin/bus';
 import { allOperations, EVENT_CONSUMERS, EVENT_SUBJECTS } from '@coin/contracts';
 import { startGateway } from '@coin/gateway';
 import {
-  freePort,
-  reachable,
   type Stack,
   startStack,
   startWebhookReceiver,
@@ -21,6 +16,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { errors, nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../scripts/nats-auth/permissions.ts';
+import { type AuthorizedNats, startAuthorizedNats } from './support/authorized-nats.ts';
 import { wholeCoinBoard, wholePointsBoard } from './support/leaderboard.ts';
 import { setWebhook } from './support/onboarding.ts';
 import { registerAndLogin } from './support/partners.ts';
@@ -28,61 +24,22 @@ import { createRule, onboardUsers, reward, userLedger, waitFor } from './support
 import { starters } from './support/stack.ts';
 import { TO_USER, transfer } from './support/wallet.ts';
 
-// A nats-server of this test's own, on a free port, with the authorization `npm run nats:auth`
-// generates: every service, the gateway and the harness connect with their own nkey and may do
-// only what the contracts say. The shared server on 4222 has no authorization and is not touched.
+// A nats-server of this test's own with the generated authorization (support/authorized-nats.ts).
 
-const COMMAND = fileURLToPath(new URL('../scripts/nats-auth/command.ts', import.meta.url));
-const run = promisify(execFile);
 const namespace = `t${randomBytes(5).toString('hex')}`;
 const names = busNames(namespace);
-const dir = await mkdtemp(join(tmpdir(), 'coin-nats-auth-'));
-let server: ChildProcess;
+let nats: AuthorizedNats;
 let natsUrl: string;
-const seeds = new Map<Role, string>();
 let stack: Stack;
 let receiver: WebhookReceiver;
 
-async function startNatsServer(): Promise<void> {
-  await run(process.execPath, [COMMAND, 'keys', dir]);
-  await run(process.execPath, [
-    COMMAND,
-    'config',
-    dir,
-    '--namespace',
-    namespace,
-    '--out',
-    join(dir, 'auth.conf'),
-  ]);
-  for (const file of await readdir(dir))
-    if (file.endsWith('.nk'))
-      seeds.set(file.split('.')[0] as Role, (await readFile(join(dir, file), 'utf8')).trim());
-  const port = await freePort();
-  await writeFile(
-    join(dir, 'nats.conf'),
-    // A 256 KiB max_payload sends a few hundred KB through the large-payload stream, under the
-    // same permissions as a 13 MB onboarding call on the default 1 MB.
-    `listen: 127.0.0.1:${port}\nmax_payload: 262144\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./auth.conf\n`,
-  );
-  server = spawn('/usr/sbin/nats-server', ['-c', join(dir, 'nats.conf'), '-l', join(dir, 'nats.log')], {
-    stdio: 'ignore',
-  });
-  natsUrl = `nats://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  while (!(await reachable(natsUrl, port, 200))) {
-    if (Date.now() > deadline) throw new Error('nats-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 function seedOf(role: Role): string {
-  const seed = seeds.get(role);
-  if (!seed) throw new Error(`no seed for ${role}`);
-  return seed;
+  return nats.seedOf(role);
 }
 
 beforeAll(async () => {
-  await startNatsServer();
+  nats = await startAuthorizedNats(namespace);
+  natsUrl = nats.url;
   const services = Object.fromEntries(
     Object.entries(starters).map(([name, start]) => [
       name,
@@ -97,6 +54,8 @@ beforeAll(async () => {
       NATS_URL: natsUrl,
       NATS_NAMESPACE: namespace,
       NATS_NKEY_SEED: seedOf('gateway'),
+      // The harness sets up the bus as the operator, as `npm run bus:setup` does before a deployment starts.
+      NATS_OPERATOR_NKEY_SEED: seedOf('operator'),
       AUTH_RATE_LIMIT_MAX: '1000',
     },
   });
@@ -106,12 +65,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await stack?.stop();
-  server?.kill('SIGTERM');
-  await rm(dir, { recursive: true, force: true });
+  await nats?.stop();
 });
 
 async function connectAs(role: Role): Promise<NatsConnection> {
-  return connectBus(natsUrl, `forbidden-${role}`, namespace, seedOf(role));
+  return nats.connectAs(role, `forbidden-${role}`);
 }
 
 /** The server's answer to a request on `subject`: refused, or anything else (a reply, a timeout). */
@@ -198,8 +156,8 @@ describe('NATS with least-privilege credentials', () => {
     const ready = await fetch(`${stack.url}/ready`);
     expect(ready.status).toBe(200);
     // Nothing any process did on the way (large payloads, parking, consumer state) was refused.
-    const log = await readFile(join(dir, 'nats.log'), 'utf8');
-    expect(log.split('\n').filter((line) => /Violation/i.test(line))).toEqual([]);
+    const log = await nats.log();
+    expect(log.split('\n').filter((line: string) => /Violation/i.test(line))).toEqual([]);
   }, 120_000);
 
   it('refuses a connection without credentials or with a key the server does not know', async () => {
@@ -236,6 +194,7 @@ describe('NATS with least-privilege credentials', () => {
   }, 60_000);
 
   it("runs the operator's parked-events command with the operator's credentials only", async () => {
+    const run = promisify(execFile);
     const PARKED = fileURLToPath(new URL('../libs/events/src/parked-command.ts', import.meta.url));
     const env = { ...process.env, NATS_URL: natsUrl, NATS_NAMESPACE: namespace };
     const listed = await run(process.execPath, [PARKED, 'list'], {

@@ -24,30 +24,45 @@ export interface Permissions {
 
 const API = '$JS.API';
 
-/** The JetStream API of one stream as the bus uses it: ensure it exists, read its state. */
-function ensureStream(stream: string): string[] {
-  return [`${API}.STREAM.INFO.${stream}`, `${API}.STREAM.CREATE.${stream}`];
-}
-
-/** Creating (or updating), reading, pulling from and acknowledging one durable pull consumer. */
+/** Pulling from and acknowledging one durable the operator created, and reading its state. */
 function durableConsumer(stream: string, durable: string): string[] {
   return [
-    `${API}.CONSUMER.CREATE.${stream}.${durable}`,
-    `${API}.CONSUMER.CREATE.${stream}.${durable}.>`,
-    `${API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
     `${API}.CONSUMER.INFO.${stream}.${durable}`,
     `${API}.CONSUMER.MSG.NEXT.${stream}.${durable}`,
     `$JS.ACK.${stream}.${durable}.>`,
   ];
 }
 
-/** Requests or replies over max_payload travel through the shared payload stream (libs/bus). */
+/**
+ * Requests or replies over max_payload travel through the payload stream (libs/bus), encrypted: a
+ * chunk is stored on its own subject and read back by that subject alone, never by sequence (no
+ * `DIRECT.GET.<stream>` with a body, no `STREAM.MSG.GET`), and never purged or deleted.
+ */
 const largePayloads = [
-  ...ensureStream(PAYLOAD_STREAM),
-  `${API}.DIRECT.GET.${PAYLOAD_STREAM}`,
-  `${API}.STREAM.PURGE.${PAYLOAD_STREAM}`,
+  `${API}.STREAM.INFO.${PAYLOAD_STREAM}`,
+  `${API}.DIRECT.GET.${PAYLOAD_STREAM}.${PAYLOAD_SUBJECT}.>`,
   `${PAYLOAD_SUBJECT}.>`,
 ];
+
+/**
+ * The operator's set-up (`npm run bus:setup`) administers the streams of its namespace and the
+ * shared payload stream: it creates and updates them and every durable (the services may not).
+ */
+function administration(events: string, parked: string): string[] {
+  return [
+    ...[events, parked, PAYLOAD_STREAM].flatMap((s) => [
+      `${API}.STREAM.INFO.${s}`,
+      `${API}.STREAM.CREATE.${s}`,
+      `${API}.STREAM.UPDATE.${s}`,
+    ]),
+    // An earlier release's payload stream lived in memory; the storage cannot change in place.
+    `${API}.STREAM.DELETE.${PAYLOAD_STREAM}`,
+    `${API}.CONSUMER.CREATE.${events}.>`,
+    `${API}.CONSUMER.DURABLE.CREATE.${events}.>`,
+    `${API}.CONSUMER.INFO.${events}.>`,
+    `${API}.STREAM.NAMES`,
+  ];
+}
 
 function discovery(names: BusNames, service: string): string[] {
   return ['PING', 'INFO', 'STATS'].flatMap((verb) => [
@@ -64,9 +79,10 @@ function ownerOf(subject: string): string {
 
 /**
  * What one role may do, derived from the contracts: the operations it serves (its own subjects,
- * answered only by it) and those whose `callers` name it; the events stream, which every service
- * ensures at start; the events it publishes (its own `events.<service>.` subjects) and the durables
- * it consumes (EVENT_CONSUMERS), with their consumer and parking API; the hints it sends or hears; and its own reply inboxes.
+ * answered only by it) and those whose `callers` name it; reading the events stream's state; the
+ * events it publishes (its own `events.<service>.` subjects) and the durables it consumes
+ * (EVENT_CONSUMERS), which it may pull from, acknowledge and park from, nothing more; the hints it
+ * sends or hears; and its own reply inboxes. No service administers JetStream: the operator does.
  */
 function permissionsOf(role: Role, namespace: string, publicKey: string): Permissions {
   const names = busNames(namespace);
@@ -79,14 +95,11 @@ function permissionsOf(role: Role, namespace: string, publicKey: string): Permis
   };
 
   if (role === 'operator') {
-    // `npm run parked -- events`: lists parked events, replays one on its original subject, removes it; reads the
-    // events stream's replicas to create the parked stream alike.
+    // `npm run bus:setup`; `npm run parked -- events`: lists parked events, replays one on its
+    // original subject, removes it.
     add(publish, [
       `${API}.INFO`,
-      `${API}.STREAM.INFO.${events}`,
-      ...ensureStream(parked.stream),
-      // The parked stream takes the events stream's replicas when the command creates it.
-      `${API}.STREAM.INFO.${events}`,
+      ...administration(events, parked.stream),
       `${API}.DIRECT.GET.${parked.stream}`,
       `${API}.DIRECT.GET.${parked.stream}.>`,
       `${API}.STREAM.MSG.DELETE.${parked.stream}`,
@@ -110,9 +123,10 @@ function permissionsOf(role: Role, namespace: string, publicKey: string): Permis
   const publishesEvents = Object.values(EVENT_SUBJECTS).some((s) => ownerOf(s) === role);
   const consumers = Object.values(EVENT_CONSUMERS).filter((c) => c.service === role);
   if (publishesEvents) publish.add(names.event(`events.${role}.>`));
-  // Every service ensures the events stream at start (libs/startup), at the configured replicas.
-  add(publish, [...ensureStream(events), `${API}.STREAM.UPDATE.${events}`]);
-  if (consumers.length > 0) add(publish, ensureStream(parked.stream));
+  // Every service checks at start that the operator's set-up made the stream (libs/startup).
+  publish.add(`${API}.STREAM.INFO.${events}`);
+  // Parking stores a copy on the durable's own parked subject; the gauge reads the parked stream's state.
+  if (consumers.length > 0) publish.add(`${API}.STREAM.INFO.${parked.stream}`);
   for (const c of consumers)
     add(publish, [...durableConsumer(events, names.durable(c.durable)), parked.subject(c.durable)]);
 
