@@ -10,6 +10,7 @@ import {
   appliedEventsMigrations,
   type OutboxRelay,
   outboxMigrations,
+  setUpBus,
   startOutboxRelay,
 } from '../src/index.ts';
 
@@ -39,6 +40,8 @@ export function useOutboxRelay(): void {
     });
     await db.em.fork().execute('CREATE TABLE totals (user_id text PRIMARY KEY, amount int NOT NULL)');
     nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'events-test', namespace);
+    // The operator's set-up, before any process of the namespace starts: the relay only publishes.
+    await setUpBus(nc, []);
     relay = startOutboxRelay({ db, nc, log, intervalMs: 20 });
   });
 
