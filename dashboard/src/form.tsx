@@ -1,6 +1,7 @@
 import { CoinApiError } from '@coin/sdk';
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
+import { confirmPassword } from './session.ts';
 import { Alert, Field, type FieldProps, Section } from './ui.tsx';
 
 export type FieldErrors = Record<string, string>;
@@ -61,6 +62,8 @@ export function Form(props: FormProps) {
   const [general, setGeneral] = useState<string>();
   const [done, setDone] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // The API asked for a recent password (a money-policy or credential change): the form asks for it.
+  const [stepUp, setStepUp] = useState(false);
   const onSubmit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -68,6 +71,10 @@ export function Form(props: FormProps) {
     setBusy(true);
     setDone(undefined);
     try {
+      if (stepUp) {
+        await confirmPassword(values.stepUpPassword ?? '');
+        setStepUp(false);
+      }
       const outcome = await props.action(values, form);
       if (props.added) {
         form.reset();
@@ -77,6 +84,7 @@ export function Form(props: FormProps) {
       setErrors({});
       setGeneral(undefined);
     } catch (err) {
+      if (err instanceof CoinApiError && err.appErrorCode === 'STEP_UP_REQUIRED') setStepUp(true);
       const split = splitErrors(
         err,
         props.fields.map((f) => f.name),
@@ -93,6 +101,14 @@ export function Form(props: FormProps) {
         ({ label, ...f }) => label && <Field key={f.name} label={label} {...f} error={errors[f.name]} />,
       )}
       {props.children?.(errors)}
+      {stepUp && (
+        <Field
+          name="stepUpPassword"
+          label="Your password, to confirm this change"
+          type="password"
+          autocomplete="current-password"
+        />
+      )}
       <Alert>{general}</Alert>
       <Alert kind="ok">{done}</Alert>
       <button type="submit" disabled={busy}>

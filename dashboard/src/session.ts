@@ -77,6 +77,12 @@ export async function signOut(): Promise<void> {
   changed();
 }
 
+/** Enters the password again (a new sign-in): what the API's step-up asks before a sensitive change. */
+export async function confirmPassword(password: string): Promise<void> {
+  if (!partner || !password) throw new Error('enter your password to confirm');
+  await signIn(partner.email, password);
+}
+
 /** After a reload: the cookie, if any, gives a new access token. */
 export async function restore(): Promise<void> {
   if (await credentials.refresh!(undefined, async () => Promise.reject())) {

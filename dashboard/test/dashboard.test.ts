@@ -71,6 +71,10 @@ describe('partner dashboard in Chromium', () => {
     await go('API keys');
     await page.getByLabel('Key name').fill('backend');
     await page.getByRole('button', { name: 'Create key' }).click();
+    // The page was reloaded since the password was entered: a key needs it again (step-up).
+    await page.getByText(/^This operation needs a recent password/).waitFor();
+    await page.getByLabel('Your password, to confirm this change').fill(password);
+    await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.getByTestId('new-key').textContent();
     expect(key).toMatch(/^ck_live_/);
     await page.getByRole('button', { name: 'Copy key' }).click();
@@ -89,7 +93,7 @@ describe('partner dashboard in Chromium', () => {
       .getByLabel(/Or a CSV file/)
       .setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('button', { name: 'Onboard users' }).click();
-    await page.getByText(/^Request received: 3 users, listed below/).waitFor();
+    await page.getByText(/^Request received: 3 users; it is the first/).waitFor();
     await expect
       .poll(
         async () => {
@@ -226,7 +230,7 @@ describe('partner dashboard in Chromium', () => {
     const fourth = '5c1d7a52-31a4-4f7e-8d7c-000000000004';
     await page.getByLabel('Users as JSON').fill(JSON.stringify([{ userId: fourth, userData: {} }]));
     await page.getByRole('button', { name: 'Onboard users' }).click();
-    await page.getByText(/received: 1 users, listed/).waitFor();
+    await page.getByText(/received: 1 users; it is the first/).waitFor();
     await go('Webhooks');
     await page.getByLabel('Show').selectOption('failed');
     // Ours is the delivery whose two attempts reached the receiver and got its 500s (the CSV requests

@@ -54,7 +54,7 @@ describe('the money actions in the dashboard', () => {
     await page.getByLabel('Users as JSON').fill('');
     await page.getByLabel(/Or a CSV file/).setInputFiles(csvFile);
     await page.getByRole('button', { name: 'Onboard users' }).click();
-    await page.getByText(/^Request received: 4 users, listed below/).waitFor();
+    await page.getByText(/^Request received: 4 users; it is the first/).waitFor();
     await untilShown('done');
     await page.getByLabel(/Or a CSV file/).setInputFiles(csvFile);
     await page.getByRole('button', { name: 'Onboard users' }).click();

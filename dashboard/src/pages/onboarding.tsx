@@ -92,8 +92,8 @@ export function Onboarding() {
               setProblems(checked.problems);
               throw new Error('fix the rows listed below and send again');
             }
-            const { requestId } = await api.onboardUsers({ users: checked.rows });
-            return `Request received: ${checked.rows.length} users, listed below as ${requestId.slice(0, 8)}….`;
+            await api.onboardUsers({ users: checked.rows });
+            return `Request received: ${checked.rows.length} users; it is the first of the requests below.`;
           }}
         >
           {(e) => (

@@ -42,6 +42,8 @@ function differingPixels(committed: Buffer, taken: Buffer): { differ: number; of
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<string | undefined> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = `${SCREENSHOTS}${name}.png`;
+  // From the top: a page left scrolled (by a click low on it) gets its masks drawn off their elements.
+  await page.evaluate('window.scrollTo(0, 0)');
   const taken = await page.screenshot({
     fullPage,
     animations: 'disabled',
