@@ -11,6 +11,7 @@ import {
   redirectAddress,
 } from './common.ts';
 import { operationsOf } from './operation.ts';
+import { API_KEY_SCOPES } from './permissions.ts';
 import { text } from './text.ts';
 import { eventKind } from './webhooks.ts';
 
@@ -152,12 +153,36 @@ export const setWebhook = http('setWebhook', 'PUT /api/v1/ufel/partners/webhook'
   },
 });
 
+const scope = z.enum(API_KEY_SCOPES);
+
+/** The permissions a key holds: some of the six key scopes, each once. */
+const apiKeyScopes = z
+  .array(scope)
+  .min(1)
+  .max(API_KEY_SCOPES.length)
+  .refine((scopes) => new Set(scopes).size === scopes.length, { error: 'must not repeat a scope' });
+
+/** The longest a key may live: a year (a key without `expiresAt` lives until revoked). */
+const MAX_KEY_LIFETIME_DAYS = 366;
+
+const keyExpiry = z.iso
+  .datetime({ offset: true })
+  .max(40)
+  .refine((t) => Date.parse(t) > Date.now(), { error: 'must be in the future' })
+  .refine((t) => Date.parse(t) <= Date.now() + MAX_KEY_LIFETIME_DAYS * 86_400_000, {
+    error: `must be within ${MAX_KEY_LIFETIME_DAYS} days`,
+  });
+
 const apiKeySummary = z
   .object({
     id: guid,
     name: z.string(),
     prefix: z.string(),
+    /** What the key may do (permissions.ts); a key made before scopes holds all six. */
+    scopes: z.array(scope),
     createdAt: isoTimestamp,
+    /** Null: the key lives until revoked. */
+    expiresAt: isoTimestamp.nullable(),
     lastUsedAt: isoTimestamp.nullable(),
     revokedAt: isoTimestamp.nullable(),
   })
@@ -167,9 +192,15 @@ export const createApiKey = http('createApiKey', 'POST /api/v1/ufel/partners/api
   permission: 'credentials',
   stepUp: true,
   message: 'api key created',
-  summary: 'Create a secret API key (shown once)',
+  summary: 'Create a secret API key with its scopes and expiry (shown once)',
   schemas: {
-    body: z.strictObject({ name: text({ max: 100 }) }),
+    body: z.strictObject({
+      name: text({ max: 100 }),
+      /** Omitted: all six key scopes, as every key had before scopes. Grant only what the key's job needs. */
+      scopes: apiKeyScopes.default([...API_KEY_SCOPES]),
+      /** Omitted: until revoked. */
+      expiresAt: keyExpiry.optional(),
+    }),
     response: apiKeySummary
       .extend({ key: z.string() })
       .meta({ id: 'NewApiKey', description: 'A new API key, with the key: shown this once.' }),
@@ -197,7 +228,13 @@ export const verifyApiKey = internal('verifyApiKey', {
   callers: ['gateway'],
   schemas: {
     body: z.strictObject({ key: text({ max: 200 }) }),
-    response: z.object({ partnerId: guid, keyId: guid }),
+    response: z.object({
+      partnerId: guid,
+      keyId: guid,
+      scopes: z.array(scope),
+      /** The gateway keeps a verified key no longer than this. */
+      expiresAt: isoTimestamp.nullable(),
+    }),
   },
 });
 

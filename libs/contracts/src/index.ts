@@ -9,6 +9,7 @@ import { walletOperations } from './wallet.ts';
 import { webhooksOperations } from './webhooks.ts';
 
 export * as accounts from './accounts.ts';
+export * from './api-key-format.ts';
 export * from './auth.ts';
 export * from './body-limits.ts';
 export * from './broadcasts.ts';

@@ -1,5 +1,5 @@
 import { callOperation, type NatsConnection } from '@coin/bus';
-import { ACCESS_TOKEN, API_KEY_PREFIX, identity } from '@coin/contracts';
+import { ACCESS_TOKEN, API_KEY_PREFIX, identity, isWellFormedApiKey } from '@coin/contracts';
 import { AppError } from '@coin/errors';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
@@ -67,27 +67,37 @@ export function createAuthenticator(opts: Options) {
     }
   }
 
+  const callVerify = (key: string, requestId: string) =>
+    callOperation(
+      opts.nc,
+      identity.verifyApiKey,
+      { body: { key } },
+      { timeoutMs: opts.timeoutMs, requestId },
+    );
+
   async function verifyApiKey(key: string, requestId: string): Promise<Principal> {
     const cached = apiKeys.get(key);
     if (cached) return cached;
+    // A key identity cannot have issued (a typo, a truncation, a guess) costs no bus call.
+    if (!isWellFormedApiKey(key))
+      throw AppError.unauthorized('api key is malformed: its checksum does not match');
     const refused = unknownKeys.get(key);
     if (refused) throw refused;
-    let principal: Principal;
+    let verified: Awaited<ReturnType<typeof callVerify>>;
     try {
-      principal = apiKeyPrincipal(
-        await callOperation(
-          opts.nc,
-          identity.verifyApiKey,
-          { body: { key } },
-          { timeoutMs: opts.timeoutMs, requestId },
-        ),
-      );
+      verified = await callVerify(key, requestId);
     } catch (err) {
       if (err instanceof AppError && err.status === 401 && opts.apiKeyMissCacheMs > 0)
         unknownKeys.set(key, err, { ttl: opts.apiKeyMissCacheMs });
       throw err;
     }
-    if (opts.apiKeyCacheMs > 0) apiKeys.set(key, principal, { ttl: opts.apiKeyCacheMs });
+    const principal = apiKeyPrincipal(verified);
+    // Kept no longer than the key lives.
+    const ttl = Math.min(
+      opts.apiKeyCacheMs,
+      verified.expiresAt ? Date.parse(verified.expiresAt) - Date.now() : opts.apiKeyCacheMs,
+    );
+    if (ttl > 0) apiKeys.set(key, principal, { ttl });
     return principal;
   }
 

@@ -74,11 +74,16 @@ describe('identity over the bus', () => {
 
   it('resolves a secret API key to its partner until it is revoked, and never lists the secret', async () => {
     const { partnerId } = await registered();
-    const created = await svc.call(identity.createApiKey, { partnerId, body: { name: 'ci' } });
+    const created = await svc.call(identity.createApiKey, {
+      partnerId,
+      body: { name: 'ci', scopes: ['read', 'coins'] },
+    });
     expect(created.key.startsWith('ck_live_')).toBe(true);
     expect(await svc.call(identity.verifyApiKey, { body: { key: created.key } })).toEqual({
       partnerId,
       keyId: created.id,
+      scopes: ['read', 'coins'],
+      expiresAt: null,
     });
     const listed = await svc.call(identity.listApiKeys, { partnerId });
     expect(listed.data.map((k) => k.id)).toEqual([created.id]);

@@ -20,8 +20,10 @@ const tokens = { accessToken: 'eyJhbGciOiJFZERTQSIsImtpZCI6IjEifQ.eyJzdWIiOiI…
 const apiKey = {
   id: EXAMPLE.keyId,
   name: 'backend',
-  prefix: 'ck_live_Ab3d',
+  prefix: 'ck_live_2eUwG5',
+  scopes: ['read', 'coins'],
   createdAt: EXAMPLE.at,
+  expiresAt: null,
   lastUsedAt: null,
   revokedAt: null,
 };
@@ -124,16 +126,17 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   createApiKey: {
     description:
-      'Creates a secret API key for server-to-server calls. It is shown only in this answer and stored hashed; send it as `Authorization: Bearer ck_live_…`.',
-    request: { name: 'backend' },
-    response: { ...apiKey, key: 'ck_live_Ab3dQ9x7Lm2Kp8Zr4Tn6Vw1Ys5Hc0Jf' },
+      "Creates a secret API key for server-to-server calls. It is shown only in this answer and stored hashed; send it as `Authorization: Bearer ck_live_…`. `scopes` are what it may do (`read`, `users`, `rules`, `coins`, `export`, `webhooks`; omitted: all six): grant only what the key's job needs, an operation outside them answers 403 `FORBIDDEN` naming the scope. `expiresAt` (ISO 8601, within a year) ends it; omitted, it lives until revoked. The key ends in a checksum, so a mistyped one is refused at once. Needs a login session whose password was entered in the last 5 minutes.",
+    request: { name: 'backend', scopes: ['read', 'coins'] },
+    response: { ...apiKey, key: 'ck_live_2eUwG5VtttVn7JL0USGLl77WLbEz76RYn7kQpV8htm2_29hp39' },
   },
   listApiKeys: {
     description: 'Your API keys, newest first, revoked ones included; never the secret.',
     response: { data: [apiKey] },
   },
   revokeApiKey: {
-    description: 'Revokes a key; every gateway stops accepting it within 30 seconds.',
+    description:
+      'Revokes a key; every gateway stops accepting it within 30 seconds. Needs a login session whose password was entered in the last 5 minutes.',
     errors: { 404: notFound('no key of yours has this id') },
     response: {},
   },

@@ -17,7 +17,9 @@ function keyView(k: ApiKeyRecord) {
     id: k.id,
     name: k.name,
     prefix: k.prefix,
+    scopes: k.scopes,
     createdAt: isoTime(k.createdAt),
+    expiresAt: k.expiresAt && isoTime(k.expiresAt),
     lastUsedAt: k.lastUsedAt && isoTime(k.lastUsedAt),
     revokedAt: k.revokedAt && isoTime(k.revokedAt),
   };
@@ -27,7 +29,7 @@ function keyView(k: ApiKeyRecord) {
 function createApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.createApiKey, async ({ partnerId, body }) => {
     const key = newApiKey();
-    return { ...keyView(await storeApiKey(deps.db.em, partnerId, body.name, key)), key };
+    return { ...keyView(await storeApiKey(deps.db.em, partnerId, body, key)), key };
   });
 }
 
@@ -47,8 +49,8 @@ function revokeApiKeyHandler(deps: IdentityDeps) {
 function verifyApiKeyHandler(deps: IdentityDeps) {
   return handle(identity.verifyApiKey, async ({ body }) => {
     const owner = await useApiKey(deps.db.em, body.key);
-    if (!owner) throw AppError.unauthorized('api key is invalid or revoked');
-    return owner;
+    if (!owner) throw AppError.unauthorized('api key is invalid, revoked or expired');
+    return { ...owner, expiresAt: owner.expiresAt && isoTime(owner.expiresAt) };
   });
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { API_KEY_PREFIX } from '@coin/contracts';
+import { formatApiKey } from '@coin/contracts';
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
@@ -9,8 +9,9 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/** `ck_live_…_<checksum>` (libs/contracts/src/api-key-format.ts). */
 export function newApiKey(): string {
-  return `${API_KEY_PREFIX}${randomToken(32)}`;
+  return formatApiKey(randomBytes(32));
 }
 
 export function newWebhookSecret(): string {
