@@ -38,6 +38,7 @@ const APPLIED: Record<string, string> = {
   'onboarding/0003-onboarding-jobs': '796a303f4c735bb6',
   'onboarding/0004-parked-requests-index': 'dcca6ad72a31c96c',
   'onboarding/0005-no-applied-events': 'd5532fdd07c562c4',
+  'onboarding/0006-tier-rules': '2dbcc87f6ed49386',
   'rules/events-outbox': '4fffc9d28fc85c38',
   'rules/events-outbox-retries': '8a111a04be4ed7c5',
   'rules/events-outbox-published-index': '7fe8865c553ba5a7',

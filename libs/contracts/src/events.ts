@@ -84,6 +84,13 @@ export const EVENT_CONSUMERS = {
     durable: 'webhooks-rule-caps',
     subject: EVENT_SUBJECTS.ruleCapReached,
   },
+  /** The onboarding service counts users' credits for tier rules. */
+  onboardingEarnings: {
+    service: 'onboarding',
+    durable: 'onboarding-earnings',
+    subject: EVENT_SUBJECTS.transferCompleted,
+    startAt: 'new',
+  },
   webhooksTierChanges: {
     service: 'webhooks',
     durable: 'webhooks-tier-changes',
@@ -172,6 +179,8 @@ export const userTierChangedEvent = eventBase.extend({
   tierName: z.string(),
   previousTierId: guid.nullable(),
   changedAt: isoTimestamp,
+  /** Who moved the user: a tier rule (earnings, or a period's review) or the partner; absent before tier rules. */
+  movedBy: z.enum(['rule', 'partner']).optional(),
 });
 export type UserTierChangedEvent = z.infer<typeof userTierChangedEvent>;
 

@@ -78,10 +78,47 @@ export const tierSchema = z
     id: guid,
     name: z.string(),
     rank: z.number().int(),
+    /** Present only when set: users whose earnings in the window reach it move up to this tier. */
+    minCoins: z.number().optional(),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
   })
   .meta({ id: 'Tier', description: 'A tier you defined; users move between tiers.' });
+
+/** The largest threshold a tier may state. */
+const MAX_TIER_THRESHOLD = 1_000_000_000_000;
+
+const tierThreshold = z
+  .number()
+  .min(0)
+  .max(MAX_TIER_THRESHOLD)
+  .refine((n) => Math.round(n * 100) === n * 100, { error: 'must have at most 2 decimal places' });
+
+const tierPolicySchema = z
+  .object({
+    windowDays: z.number().int().min(1).max(3660),
+    periodDays: z.number().int().min(1).max(3660),
+    downgrade: z.enum(['one_level', 'reevaluate']),
+  })
+  .meta({
+    id: 'TierPolicy',
+    description:
+      'How tiers with a threshold follow earnings: the rolling window, the period and the downgrade.',
+  });
+
+export const getTierPolicy = http('getTierPolicy', 'GET /api/v1/laas/tiers/policy', {
+  permission: 'read',
+  message: 'tier policy returned',
+  summary: 'How your tiers with a threshold follow what users earn',
+  schemas: { response: tierPolicySchema },
+});
+
+export const setTierPolicy = http('setTierPolicy', 'PUT /api/v1/laas/tiers/policy', {
+  permission: 'rules',
+  message: 'tier policy saved',
+  summary: 'Set the rolling window, the review period and the downgrade policy of your tiers',
+  schemas: { body: tierPolicySchema.strict(), response: tierPolicySchema },
+});
 
 export const createTier = http('createTier', 'POST /api/v1/laas/tiers', {
   permission: 'rules',
@@ -91,6 +128,7 @@ export const createTier = http('createTier', 'POST /api/v1/laas/tiers', {
     body: z.strictObject({
       name: text({ max: 100 }),
       rank: z.number().int().min(0).max(1_000_000),
+      minCoins: tierThreshold.optional(),
     }),
     response: tierSchema,
   },
@@ -164,6 +202,8 @@ export const onboardingOperations: readonly Operation[] = [
   listTiers,
   upgradeTier,
   listFailures,
+  getTierPolicy,
+  setTierPolicy,
 ];
 
 export {

@@ -69,6 +69,7 @@ export const payloadSchemas = {
     tierId: guid,
     tierName: z.string(),
     previousTierId: guid.nullable(),
+    movedBy: z.enum(['rule', 'partner']),
   }),
   TREASURY_LOW: payload('TREASURY_LOW', {
     outstanding: z.number(),

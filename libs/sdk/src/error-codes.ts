@@ -179,6 +179,22 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
+  getTierPolicy:
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  setTierPolicy:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
   createRule:
     | 'Bad request'
     | 'DUPLICATE'

@@ -26,6 +26,8 @@ export const partnerOperations = {
   createTier: onboarding.createTier,
   listTiers: onboarding.listTiers,
   upgradeTier: onboarding.upgradeTier,
+  getTierPolicy: onboarding.getTierPolicy,
+  setTierPolicy: onboarding.setTierPolicy,
   createRule: rules.createRule,
   listRules: rules.listRules,
   updateRule: rules.updateRule,

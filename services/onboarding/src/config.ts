@@ -17,6 +17,8 @@ export const onboardingConfig = serviceConfig('onboarding', {
   ONBOARDING_RETRY_BASE_MS: integer(1_000),
   ONBOARDING_RETRY_MAX_MS: integer(300_000),
   ONBOARDING_MAX_ATTEMPTS: integer(600),
+  /** How often each replica looks for tier reviews that are due (the end of a user's period). */
+  TIER_REVIEW_POLL_MS: integer(5_000, { min: 10 }),
 });
 
 export type OnboardingConfig = ReturnType<typeof onboardingConfig>;

@@ -78,6 +78,12 @@ export const fieldDocs: Record<string, string> = {
   requestId: 'The onboarding request\u2019s id.',
   code: 'The 6-digit one-time code from the e-mail.',
   tag: 'A unique handle: 3 to 30 letters, digits or underscores.',
+  minCoins: 'Tiers: the coins earned in your rolling window that move a user up to this tier (tier rules).',
+  windowDays: 'Tier rules: the rolling window of earnings, in UTC days (today included).',
+  periodDays: 'Tier rules: days after entering a tier when the user is reviewed by `downgrade`.',
+  downgrade:
+    'Tier rules at the end of a period: `one_level` (down one tier if the window no longer reaches it) or `reevaluate` (to the tier the window reaches).',
+  movedBy: 'Who moved the user: `partner` (upgrade-tier) or `rule` (a tier rule).',
   userLimit:
     'Rules: the most rewards of one user per day, week or month, in your time zone; without it, a user is rewarded once.',
   times: 'How many rewards of one user the rule pays per period (from 1).',

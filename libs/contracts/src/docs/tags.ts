@@ -5,7 +5,7 @@ export const tagDocs: Record<ServiceName | 'webhook events', string> = {
   identity:
     'Your partner account: register, log in, refresh and revoke tokens, API keys, the webhook URL; and account users (people signing up on the service directly).',
   onboarding:
-    'Your users: onboard them in bulk, follow onboarding requests, read users, define tiers and move users between them.',
+    'Your users: onboard them in bulk, follow onboarding requests, read users, define tiers (with thresholds tier rules follow) and move users between them.',
   rules:
     'Reward rules: create, list, activate or deactivate them, set the time zone their limits count in, and reward a user by a rule (once per user or up to a limit per period, up to its participant cap and budget).',
   wallet:

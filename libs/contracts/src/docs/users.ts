@@ -61,10 +61,22 @@ export const onboardingDocs: Record<string, OperationDocs> = {
     response: { ...storedUser, tierId: EXAMPLE.tierId },
   },
   createTier: {
-    description: 'Defines a tier. Names are unique among your tiers, ignoring case.',
+    description:
+      'Defines a tier. Names are unique among your tiers, ignoring case. With `minCoins`, a tier rule: a user whose coins earned in your rolling window reach it moves up to this tier, and is reviewed at the end of each period by your tier policy.',
     errors: { 409: duplicate('you already have a tier with this name') },
-    request: { name: 'gold', rank: 2 },
-    response: tier,
+    request: { name: 'gold', rank: 2, minCoins: 500 },
+    response: { ...tier, minCoins: 500 },
+  },
+  getTierPolicy: {
+    description:
+      'How your tiers with a threshold follow earnings: coins credited in the last `windowDays` (UTC days) count; a user is reviewed `periodDays` after entering a tier; `downgrade` is `one_level` (down one tier when the window no longer reaches the tier) or `reevaluate` (to the tier the window reaches). Until set: 365, 365, `reevaluate`.',
+    response: { windowDays: 365, periodDays: 365, downgrade: 'reevaluate' },
+  },
+  setTierPolicy: {
+    description:
+      'Sets your tier policy. The window and the downgrade apply at once; a new period to reviews scheduled from then on.',
+    request: { windowDays: 90, periodDays: 30, downgrade: 'one_level' },
+    response: { windowDays: 90, periodDays: 30, downgrade: 'one_level' },
   },
   listTiers: {
     description: 'Your tiers, by rank.',
@@ -73,7 +85,7 @@ export const onboardingDocs: Record<string, OperationDocs> = {
   },
   upgradeTier: {
     description:
-      'Moves one of your users to one of your tiers (up or down). `partnerId`, when sent, must be yours.',
+      'Moves one of your users to one of your tiers (up or down; `USER_TIER_CHANGED` says `movedBy: partner`). In a tier with a threshold, the user\u2019s period starts again. `partnerId`, when sent, must be yours.',
     errors: {
       404: notFound(NOT_YOUR_USER, 'no tier of yours has this id', '`partnerId` is not yours'),
     },

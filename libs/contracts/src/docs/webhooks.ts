@@ -69,7 +69,7 @@ export const webhookDocs = {
     },
     USER_TIER_CHANGED: {
       summary: 'A user was moved to another tier',
-      description: `One per upgrade-tier call that changes the user\u2019s tier (moving a user to the tier it is in sends nothing). \`previousTierId\` is null when the user had no tier. ${RETRIES}`,
+      description: `One per move of a user to another tier: an upgrade-tier call that changes the user\u2019s tier (\`movedBy: partner\`; moving a user to the tier it is in sends nothing), or a tier rule (\`movedBy: rule\`): earnings that reach a higher tier\u2019s threshold, or the review at the end of a period. \`previousTierId\` is null when the user had no tier. ${RETRIES}`,
       example: {
         event: 'USER_TIER_CHANGED',
         ...common,
@@ -77,6 +77,7 @@ export const webhookDocs = {
         tierId: EXAMPLE.tierId,
         tierName: 'gold',
         previousTierId: null,
+        movedBy: 'rule',
       },
     },
     TREASURY_LOW: {

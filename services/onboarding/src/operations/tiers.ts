@@ -1,6 +1,7 @@
 import { handle } from '@coin/bus';
 import { onboarding, paginate } from '@coin/contracts';
 import type { OnboardingDeps } from '../deps.ts';
+import { policyOf, setPolicy } from '../domain/tiers/tier-policy.ts';
 import { createTier, tiersPage } from '../domain/tiers/tier-store.ts';
 
 export function createTierHandler(deps: OnboardingDeps) {
@@ -17,4 +18,14 @@ export function listTiersHandler(deps: OnboardingDeps) {
     });
     return { data: tiers, ...paginate(count, query.page, query.limit) };
   });
+}
+
+export function getTierPolicyHandler(deps: OnboardingDeps) {
+  return handle(onboarding.getTierPolicy, async ({ partnerId }) => policyOf(deps.db.em, partnerId));
+}
+
+export function setTierPolicyHandler(deps: OnboardingDeps) {
+  return handle(onboarding.setTierPolicy, async ({ partnerId, body }) =>
+    setPolicy(deps.db.em, partnerId, body),
+  );
 }

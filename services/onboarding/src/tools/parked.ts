@@ -7,9 +7,10 @@ import { runParkedCommand } from '@coin/jobs';
 import { runCommand } from '@coin/startup';
 import { onboardingConfig } from '../config.ts';
 import { onboardingQueue } from '../domain/processing/request-processor.ts';
+import { tierReviewQueue } from '../domain/tiers/review-job.ts';
 import { onboardingMigrations } from '../migrations/index.ts';
 
 await runCommand('onboarding-parked', onboardingConfig(process.env), async ({ database }) => {
   const db = await database({ migrations: onboardingMigrations });
-  return runParkedCommand(db, [onboardingQueue, outboxQueue], process.argv.slice(2));
+  return runParkedCommand(db, [onboardingQueue, tierReviewQueue, outboxQueue], process.argv.slice(2));
 });

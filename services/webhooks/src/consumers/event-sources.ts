@@ -71,6 +71,7 @@ const tierChangesSource: WebhookEventSource<typeof userTierChangedEvent> = {
     tierId: e.tierId,
     tierName: e.tierName,
     previousTierId: e.previousTierId,
+    movedBy: e.movedBy ?? 'partner',
   }),
 };
 

@@ -10,16 +10,19 @@ interface TierRow {
   id: string;
   name: string;
   rank: number;
+  minCoins: number | null;
   createdAt: string;
   updatedAt: string;
 }
 
-const COLUMNS = 'id, name, rank, created_at AS "createdAt", updated_at AS "updatedAt"';
+const COLUMNS =
+  'id, name, rank, min_coins::float8 AS "minCoins", created_at AS "createdAt", updated_at AS "updatedAt"';
 
 const tierView = (r: TierRow): Tier => ({
   id: r.id,
   name: r.name,
   rank: r.rank,
+  ...(r.minCoins !== null && { minCoins: r.minCoins }),
   createdAt: isoTime(r.createdAt),
   updatedAt: isoTime(r.updatedAt),
 });
@@ -28,12 +31,12 @@ const tierView = (r: TierRow): Tier => ({
 export async function createTier(
   em: EntityManager,
   partnerId: string,
-  tier: { name: string; rank: number },
+  tier: { name: string; rank: number; minCoins?: number },
 ): Promise<Tier> {
   const row = await insertUnique<TierRow>(
     em,
-    `INSERT INTO tiers (id, partner_id, name, rank) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [randomUUID(), partnerId, tier.name, tier.rank],
+    `INSERT INTO tiers (id, partner_id, name, rank, min_coins) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [randomUUID(), partnerId, tier.name, tier.rank, tier.minCoins ?? null],
     () => AppError.conflict('a tier with this name already exists'),
   );
   return tierView(row);
