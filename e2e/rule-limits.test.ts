@@ -81,11 +81,10 @@ describe('rule limits', () => {
     const ruleName = await newRule({ userLimit: { times: 2, per: 'week' } });
     const [userId] = await onboardUsers(stack.api, partner.accessToken, 1);
     const key = { 'Idempotency-Key': `order-${randomUUID()}` };
-    const [a, b] = await Promise.all([
-      reward(stack.api, partner.accessToken, { userId, ruleName }, key),
-      reward(stack.api, partner.accessToken, { userId, ruleName }, key),
-    ]);
-    const answers = [a, b].filter((r) => r.status === 200);
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () => reward(stack.api, partner.accessToken, { userId, ruleName }, key)),
+    );
+    const answers = racing.filter((r) => r.status === 200);
     expect(answers.length).toBeGreaterThanOrEqual(1);
     const again = await reward(stack.api, partner.accessToken, { userId, ruleName }, key);
     expect(again.body.data.isExisting).toBe(true);

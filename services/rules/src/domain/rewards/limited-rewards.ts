@@ -22,6 +22,27 @@ export async function rewardOfKey(
 }
 
 /**
+ * Makes the partner's key name the new reward, under the key row's lock, unless it names one that
+ * exists. The lock's wait returns the row as the first claim committed it, and the reward is looked up
+ * by a statement of its own, which sees that commit (a condition of the locking statement itself would
+ * be read on its older snapshot, and miss the reward).
+ */
+async function takeKey(tx: EntityManager, partnerId: string, key: string, id: string): Promise<boolean> {
+  const row = await boundRow<{ rewardId: string | null }>(
+    tx,
+    `SELECT reward_id AS "rewardId" FROM reward_keys WHERE partner_id = $1 AND idempotency_key = $2 FOR UPDATE`,
+    [partnerId, key],
+  );
+  if (row?.rewardId && (await findReward(tx, 'rule_rewards', row.rewardId))) return false;
+  await boundQuery(
+    tx,
+    'UPDATE reward_keys SET reward_id = $3 WHERE partner_id = $1 AND idempotency_key = $2',
+    [partnerId, key, id],
+  );
+  return true;
+}
+
+/**
  * Claims one more reward of a limited rule for the user, in one transaction, locking in this order:
  * the partner's key row (one key, one reward), the user's count in the period that holds the reward's
  * time (`occurredAt`, or now) in the partner's time zone, raised only below the limit, the user's place
@@ -36,16 +57,7 @@ export async function claimLimitedReward(
 ): Promise<{ reward: Participation; created: boolean; capReached: boolean }> {
   const id = randomUUID();
   const outcome = await em.transactional(async (tx) => {
-    if (claim.key) {
-      const taken = await boundQuery(
-        tx,
-        `UPDATE reward_keys k SET reward_id = $3 WHERE partner_id = $1 AND idempotency_key = $2
-            AND (reward_id IS NULL OR NOT EXISTS (SELECT 1 FROM rule_rewards r WHERE r.id = k.reward_id))
-          RETURNING 1`,
-        [rule.partnerId, claim.key, id],
-      );
-      if (taken.length === 0) return { existing: true as const };
-    }
+    if (claim.key && !(await takeKey(tx, rule.partnerId, claim.key, id))) return { existing: true as const };
     const period = await boundRow<{ periodStart: string }>(
       tx,
       `INSERT INTO rule_user_periods (rule_id, user_id, period_start, times)
