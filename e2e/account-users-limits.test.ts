@@ -19,7 +19,7 @@ describe('expiry and per-address limits', () => {
     expectFailure(
       await stack.api.post('/api/v1/user/verify-email', { email: body.email, code }),
       422,
-      'CODE_EXPIRED',
+      'INVALID_CODE',
     );
   });
 

@@ -81,28 +81,21 @@ export interface OperationErrorCodes {
   createAccountUser:
     | ''
     | 'Bad request'
-    | 'DUPLICATE'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNSUPPORTED_MEDIA_TYPE';
   verifyEmail:
-    | 'ALREADY_VERIFIED'
     | 'Bad request'
-    | 'CODE_ATTEMPTS_EXCEEDED'
-    | 'CODE_EXPIRED'
     | 'INVALID_CODE'
-    | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNSUPPORTED_MEDIA_TYPE';
   resendCode:
-    | 'ALREADY_VERIFIED'
     | 'Bad request'
-    | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
     | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'

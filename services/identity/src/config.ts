@@ -36,6 +36,8 @@ const load = serviceConfig('identity', {
   EMAIL_CODE_MAX_ATTEMPTS: integer(5),
   /** The least time between two codes for one account (resend-code). */
   EMAIL_CODE_RESEND_SECONDS: integer(60),
+  /** The most codes mailed to one account user in a rolling day, sign-up's included. */
+  EMAIL_CODE_MAX_PER_DAY: integer(5),
   /** Encrypts the private signing keys and the webhook signing secrets in the database; required in production mode. */
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
   /** The key KEY_ENCRYPTION_KEY replaced: still decrypts, and what it encrypted is re-encrypted at start. */

@@ -46,9 +46,6 @@ const accountUser = {
 
 const password = 'correct horse battery';
 
-const noAccount = notFound('no account with this e-mail');
-const alreadyVerified = [{ code: 'ALREADY_VERIFIED', when: 'the e-mail is already verified' }];
-
 export const identityDocs: Record<string, OperationDocs> = {
   registerPartner: {
     description:
@@ -142,12 +139,9 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   createAccountUser: {
     description:
-      'Creates an end-user account directly on the service and e-mails it a 6-digit one-time code (valid 10 minutes).',
+      "Creates an end-user account directly on the service and e-mails it a 6-digit one-time code (valid 10 minutes). The answer is the same whether or not the e-mail already has an account (then nothing is stored or sent); the mail carries only the code and the service's own words.",
     errors: {
-      409: [
-        { code: '', when: '`Tag Already Taken` (the code is empty, as the specification shows)' },
-        ...duplicate('an account with this e-mail exists'),
-      ],
+      409: [{ code: '', when: '`Tag Already Taken` (the code is empty, as the specification shows)' }],
     },
     request: {
       email: 'ada@example.com',
@@ -163,14 +157,14 @@ export const identityDocs: Record<string, OperationDocs> = {
     response: accountUser,
   },
   verifyEmail: {
-    description: "Verifies an account user's e-mail with the code sent to it (5 tries per code).",
+    description:
+      "Verifies an account user's e-mail with the code sent to it (5 tries per code). Every failure is the same answer, whether or not the e-mail has an account.",
     errors: {
-      404: noAccount,
-      409: alreadyVerified,
       422: [
-        { code: 'INVALID_CODE', when: 'wrong code (says how many tries are left)' },
-        { code: 'CODE_EXPIRED', when: 'the code has expired' },
-        { code: 'CODE_ATTEMPTS_EXCEEDED', when: 'too many wrong codes' },
+        {
+          code: 'INVALID_CODE',
+          when: 'the code is wrong, expired or out of tries, or no account awaits verification at this e-mail',
+        },
       ],
     },
     request: { email: 'ada@example.com', code: '123456' },
@@ -178,12 +172,8 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   resendCode: {
     description:
-      'Sends a new one-time code; the previous one stops working. At most one a minute per account.',
-    errors: {
-      404: noAccount,
-      409: alreadyVerified,
-      429: rateLimited('a code was sent less than a minute ago'),
-    },
+      'Sends a new one-time code to an account user awaiting verification; the previous one stops working. At most one a minute and 5 a day per account; the answer is the same whether a code was sent or not, and whether or not the e-mail has an account.',
+    errors: {},
     request: { email: 'ada@example.com' },
     response: { email: 'ada@example.com', emailCodeExpiresAt: EXAMPLE.at },
   },

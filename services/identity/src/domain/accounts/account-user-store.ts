@@ -17,8 +17,14 @@ export interface AccountUserRecord {
   emailCodeExpiresAt: string | null;
   emailCodeAttempts: number;
   emailCodeSentAt: string | null;
+  /** Codes mailed in the rolling day that began at emailCodesWindowStartedAt. */
+  emailCodesSent: number;
+  emailCodesWindowStartedAt: string | null;
   createdAt: string;
 }
+
+/** A sign-up whose e-mail already has an account: answered as if it were new (nothing is stored). */
+export class EmailTaken extends Error {}
 
 export type NewAccountUser = Pick<
   AccountUserRecord,
@@ -28,7 +34,8 @@ export type NewAccountUser = Pick<
 const COLUMNS = `id, fullname, tag, email, phone, country_code AS "countryCode", is_adult AS "isAdult",
   date_of_birth::text AS "dateOfBirth", email_verified_at AS "emailVerifiedAt", email_code_hash AS "emailCodeHash",
   email_code_expires_at AS "emailCodeExpiresAt", email_code_attempts AS "emailCodeAttempts",
-  email_code_sent_at AS "emailCodeSentAt", created_at AS "createdAt"`;
+  email_code_sent_at AS "emailCodeSentAt", email_codes_sent AS "emailCodesSent",
+  email_codes_window_started_at AS "emailCodesWindowStartedAt", created_at AS "createdAt"`;
 
 /** The unique indexes decide, so that of concurrent sign-ups with one tag exactly one commits. */
 export async function insertAccountUser(em: EntityManager, u: NewAccountUser): Promise<AccountUserRecord> {
@@ -38,9 +45,7 @@ export async function insertAccountUser(em: EntityManager, u: NewAccountUser): P
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
     [u.id, u.fullname, u.tag, u.email, u.passwordHash, u.phone, u.countryCode, u.isAdult, u.dateOfBirth],
     (constraint) =>
-      constraint === 'account_users_tag_key'
-        ? AppError.conflict('Tag Already Taken', '')
-        : AppError.conflict('an account user with this email already exists'),
+      constraint === 'account_users_tag_key' ? AppError.conflict('Tag Already Taken', '') : new EmailTaken(),
   );
 }
 
@@ -63,7 +68,11 @@ export async function setEmailCode(
   const [row] = await boundQuery<AccountUserRecord>(
     em,
     `UPDATE account_users SET email_code_hash = $2, email_code_sent_at = $3, email_code_expires_at = $4,
-            email_code_attempts = 0, updated_at = now()
+            email_code_attempts = 0, updated_at = now(),
+            email_codes_sent = CASE WHEN email_codes_window_started_at > now() - interval '1 day'
+                                    THEN email_codes_sent + 1 ELSE 1 END,
+            email_codes_window_started_at = CASE WHEN email_codes_window_started_at > now() - interval '1 day'
+                                    THEN email_codes_window_started_at ELSE now() END
       WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, code.hash, code.sentAt, code.expiresAt],
   );

@@ -25,8 +25,9 @@ export async function issueEmailCode(
   await enqueueMail(em, {
     to: user.email,
     subject: 'Your verification code',
+    // Only our words and the code: the sign-up's fields are anyone's text, and this address anyone's.
     text: [
-      `Hello ${user.fullname},`,
+      'Hello,',
       '',
       `Your one-time code is ${code}. It expires in ${lifetime(ttlSeconds)}.`,
       '',
