@@ -55,6 +55,8 @@ export interface ChaosOptions {
   partners: number;
   clients: number;
   quietTimeoutMs: number;
+  /** How long one process may take to start (CHAOS_START_TIMEOUT seconds). */
+  startTimeoutMs: number;
   /** Test-only: corrupts the books before the final read, to show the checker catches it. */
   sabotage?: 'skip-partner-posting';
   /** `private`: Postgres, NATS and Redis of the run's own (the default); `machine`: the machine's. */
@@ -170,6 +172,7 @@ export function chaosOptions(env: NodeJS.ProcessEnv = process.env): ChaosOptions
     partners: whole(env, 'PARTNERS', 3),
     clients: whole(env, 'CLIENTS', 8),
     quietTimeoutMs: whole(env, 'QUIET_TIMEOUT', 150) * 1000,
+    startTimeoutMs: whole(env, 'CHAOS_START_TIMEOUT', 180) * 1000,
     sabotage,
     servers,
     postgresBin: env.CHAOS_PG_BIN || undefined,

@@ -44,7 +44,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
   const random = seededRandom('chaos run', { SEED: String(seed) });
   const uuid = seededUuids(random);
   const servers = await startServers(opts);
-  const cluster = new Cluster(opts.logLevel, servers.env);
+  const cluster = new Cluster(opts.logLevel, servers.env, opts.startTimeoutMs);
   const receiver = await startWebhookReceiver();
   const books = new Books(cluster.env);
   const interrupt = () => {

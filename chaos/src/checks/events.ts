@@ -32,7 +32,9 @@ async function readStream(
         events.set(id, seen);
         if (m.info.pending === 0) break;
       }
-    const replicas = `stream ${stream.config.name} at ${stream.config.num_replicas} replicas, consumers at ${[...consumers].join('/')}`;
+    // The stream's own count says whether a missing event was never stored or not read back here.
+    const { messages, first_seq, last_seq, num_deleted } = stream.state;
+    const replicas = `stream ${stream.config.name} at ${stream.config.num_replicas} replicas (${messages} messages, sequences ${first_seq}-${last_seq}, ${num_deleted ?? 0} deleted), consumers at ${[...consumers].join('/')}`;
     return { events, replicas };
   } finally {
     await nc.close();
@@ -59,15 +61,16 @@ export async function eventChecks(books: Books, env: NodeJS.ProcessEnv): Promise
   const lost: string[] = [];
   let published = 0;
   for (const service of SERVICES) {
-    const rows = await rowsOf<{ id: string; subject: string }>(
+    const rows = await rowsOf<{ id: string; subject: string; at: string }>(
       books,
       service,
-      'SELECT id::text, subject FROM outbox WHERE published_at IS NOT NULL',
+      `SELECT id::text, subject, to_char(published_at AT TIME ZONE 'UTC', 'HH24:MI:SS.MS') AS at FROM outbox WHERE published_at IS NOT NULL`,
     );
     published += rows.length;
+    // The time it was marked published places it among the run's faults.
     for (const r of rows)
       if (!events.has(r.id))
-        lost.push(`${service} event ${r.id} (${r.subject}): marked published, not in the stream`);
+        lost.push(`${service} event ${r.id} (${r.subject}): marked published at ${r.at}, not in the stream`);
   }
   const twice = [...events].filter(([, s]) => s.seqs.length > 1);
   return [

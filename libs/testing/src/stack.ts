@@ -219,12 +219,14 @@ export interface GatewayProcess {
  * Runs the gateway as a child process on a free port (benchmarks measure it apart from the load
  * generator), and waits until its /health answers. `port` brings a restarted gateway back where its
  * clients look for it; `logs: 'pipe'` keeps its log lines on `child.stdout` for the caller to read.
+ * The error of a failed start says whether it exited or was too slow.
  */
 export async function spawnGateway(
   env: NodeJS.ProcessEnv,
   readyServices: readonly string[],
   port?: number,
   logs: 'ignore' | 'pipe' = 'ignore',
+  readyTimeoutMs = 30_000,
 ): Promise<GatewayProcess> {
   port ??= await freePort();
   const run = asService(['services/gateway/src/main.ts'], {
@@ -239,16 +241,20 @@ export async function spawnGateway(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    const ok = await fetch(`${url}/health`).then(
+    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
+    if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) {
+      const why =
+        child.exitCode !== null || child.signalCode !== null
+          ? `exited with ${child.exitCode ?? child.signalCode}`
+          : `was not ready within ${readyTimeoutMs} ms`;
       child.kill('SIGKILL');
-      throw new Error('gateway did not start');
+      throw new Error(`gateway ${why}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
