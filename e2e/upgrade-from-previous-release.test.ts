@@ -159,6 +159,10 @@ describe(`upgrade from release ${manifest.release}: the current code on database
       password: manifest.partner.password,
     });
     const token = tokens.accessToken;
+    // A partner of 1.0.0 is its team's one member, its owner, logging in as before.
+    expect(await partnerClient(stack.api, token).listMembers()).toEqual({
+      data: [expect.objectContaining({ email: manifest.partner.email, role: 'owner' })],
+    });
     // 1.0.0 kept its signing key in plain text: now encrypted, it still signs (the same kid).
     const keys = await queryEach<{ kid: string; private_jwk: unknown; private_key_encrypted: string | null }>(
       [urls.identity],

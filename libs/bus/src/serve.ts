@@ -1,4 +1,5 @@
 import {
+  actorSchema,
   guid,
   type Operation,
   type PartsResult,
@@ -78,6 +79,7 @@ function requestOf(op: Operation, r: Record<string, unknown>, parts: PartsResult
     partnerId,
     idempotencyKey: typeof r.idempotencyKey === 'string' ? r.idempotencyKey : undefined,
     clientIp: typeof r.clientIp === 'string' ? r.clientIp : undefined,
+    actor: actorSchema.safeParse(r.actor).data,
     body: parts.body,
     query: parts.query,
     params: parts.params,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema } from './actor.ts';
 import { guid, isoTimestamp } from './common.ts';
 import { entrySide, transferType } from './ledger-entry.ts';
 import { onboardingFailureSchema, storedUserSchema } from './onboarding.ts';
@@ -33,6 +34,13 @@ export const EVENT_SUBJECTS = {
   pendingCreated: 'events.wallet.pendingCreated',
   pendingPosted: 'events.wallet.pendingPosted',
   pendingVoided: 'events.wallet.pendingVoided',
+  /**
+   * A change for the partner's audit log (identity keeps it), written by the service that made the
+   * change in the change's own transaction: one subject per such service.
+   */
+  walletAudit: 'events.wallet.auditRecorded',
+  rulesAudit: 'events.rules.auditRecorded',
+  onboardingAudit: 'events.onboarding.auditRecorded',
 } as const;
 
 /**
@@ -115,6 +123,21 @@ export const EVENT_CONSUMERS = {
     service: 'webhooks',
     durable: 'webhooks-pending-voided',
     subject: EVENT_SUBJECTS.pendingVoided,
+  },
+  identityWalletAudit: {
+    service: 'identity',
+    durable: 'identity-wallet-audit',
+    subject: EVENT_SUBJECTS.walletAudit,
+  },
+  identityRulesAudit: {
+    service: 'identity',
+    durable: 'identity-rules-audit',
+    subject: EVENT_SUBJECTS.rulesAudit,
+  },
+  identityOnboardingAudit: {
+    service: 'identity',
+    durable: 'identity-onboarding-audit',
+    subject: EVENT_SUBJECTS.onboardingAudit,
   },
 } as const satisfies Record<
   string,
@@ -261,3 +284,16 @@ export const onboardingProcessedEvent = eventBase.extend({
   usersCount: z.number().int().min(1),
 });
 export type OnboardingProcessedEvent = z.infer<typeof onboardingProcessedEvent>;
+
+/**
+ * A change made in another service, for the partner's audit log: who (the request's actor), from
+ * where, which operation and what changed. Identity stores it under its `eventId`, once.
+ */
+export const auditRecordedEvent = eventBase.extend({
+  actor: actorSchema.nullable(),
+  clientIp: z.string().max(100).nullable(),
+  action: z.string().max(100),
+  summary: z.string().max(1000),
+  details: z.record(z.string(), z.unknown()),
+  at: isoTimestamp,
+});

@@ -5,10 +5,12 @@ import { leaderboardOperations } from './leaderboard.ts';
 import { onboardingOperations } from './onboarding.ts';
 import type { Operation } from './operation.ts';
 import { rulesOperations } from './rules.ts';
+import { teamOperations } from './team.ts';
 import { walletOperations } from './wallet.ts';
 import { webhooksOperations } from './webhooks.ts';
 
 export * as accounts from './accounts.ts';
+export * from './actor.ts';
 export * from './api-key-format.ts';
 export * from './auth.ts';
 export * from './body-limits.ts';
@@ -22,6 +24,7 @@ export * as onboarding from './onboarding.ts';
 export * from './operation.ts';
 export * from './permissions.ts';
 export * as rules from './rules.ts';
+export * as team from './team.ts';
 export * from './text.ts';
 export * from './user-data.ts';
 export {
@@ -38,6 +41,7 @@ export * as webhooks from './webhooks.ts';
 /** Every operation of the system; the gateway's routes and the OpenAPI document come from here. */
 export const allOperations: readonly Operation[] = [
   ...identityOperations,
+  ...teamOperations,
   ...accountOperations,
   ...onboardingOperations,
   ...rulesOperations,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Actor } from './actor.ts';
 import type { Permission } from './permissions.ts';
 
 export type ServiceName = 'identity' | 'onboarding' | 'rules' | 'wallet' | 'leaderboard' | 'webhooks';
@@ -104,6 +105,8 @@ export type OperationRequest<
   params: Infer<S['params']>;
   idempotencyKey?: string;
   clientIp?: string;
+  /** Who is calling (a member or an API key), set by the gateway on partner requests. */
+  actor?: Actor;
 };
 
 export type RequestOf<O> = O extends Operation<infer S, infer P> ? OperationRequest<S, P> : never;

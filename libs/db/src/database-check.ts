@@ -20,7 +20,9 @@ const UNUSABLE = `
   SELECT c.relname AS name FROM pg_class c
    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
      AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
-              AND has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE'))
+              AND ((has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE'))
+                   -- an append-only table (database-roles.ts) is read and appended to only
+                   OR obj_description(c.oid, 'pg_class') LIKE 'append-only%'))
    ORDER BY 1`;
 
 const HOW = 'run the migrations as the migration role (npm run migrate; the migrate job; make up)';

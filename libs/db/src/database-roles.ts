@@ -118,6 +118,13 @@ function grants(owner: string, role: string): string[] {
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${r}`,
     `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${r}`,
     `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO ${r}`,
+    // An append-only table (its comment says so: identity's audit log) keeps INSERT and SELECT only.
+    `DO $$ DECLARE t regclass; BEGIN
+       FOR t IN SELECT c.oid::regclass FROM pg_class c
+                 WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'
+                   AND obj_description(c.oid, 'pg_class') LIKE 'append-only%'
+       LOOP EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE ON %s FROM %I', t, ${pg.escapeLiteral(role)}); END LOOP;
+     END $$`,
   ];
 }
 

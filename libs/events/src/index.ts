@@ -1,5 +1,6 @@
 export { startAppliedEventsRetention } from './applied-events-retention.ts';
 export { applyOnce, applyOnceEach, keepAppliedId } from './apply-once.ts';
+export { type AuditedChange, auditEvent } from './audit.ts';
 export { type ConsumerOptions, type RunningConsumer, startConsumer } from './consumer.ts';
 export { appliedEventsMigrations, outboxMigrations, outboxQueue } from './migrations.ts';
 export {

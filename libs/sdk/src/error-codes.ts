@@ -78,6 +78,70 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'STEP_UP_REQUIRED'
     | 'UNAUTHORIZED';
+  getCurrentMember:
+    | 'FORBIDDEN'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  listMembers: 'FORBIDDEN' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  inviteMember:
+    | 'Bad request'
+    | 'DUPLICATE'
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  listInvites: 'FORBIDDEN' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  revokeInvite:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
+  acceptInvite:
+    | 'Bad request'
+    | 'DUPLICATE'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  updateMemberRole:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'LAST_OWNER'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  removeMember:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'LAST_OWNER'
+    | 'NOT_FOUND'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
+    | 'UNAUTHORIZED';
+  listAuditLog:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   createAccountUser:
     | ''
     | 'Bad request'

@@ -1,4 +1,4 @@
-import { accounts, identity, leaderboard, onboarding, rules, wallet, webhooks } from '@coin/contracts';
+import { accounts, identity, leaderboard, onboarding, rules, team, wallet, webhooks } from '@coin/contracts';
 
 /**
  * Every operation a partner can call over HTTP, by the name its SDK method carries. Listed by hand
@@ -15,6 +15,15 @@ export const partnerOperations = {
   createApiKey: identity.createApiKey,
   listApiKeys: identity.listApiKeys,
   revokeApiKey: identity.revokeApiKey,
+  getCurrentMember: team.getCurrentMember,
+  listMembers: team.listMembers,
+  inviteMember: team.inviteMember,
+  listInvites: team.listInvites,
+  revokeInvite: team.revokeInvite,
+  acceptInvite: team.acceptInvite,
+  updateMemberRole: team.updateMemberRole,
+  removeMember: team.removeMember,
+  listAuditLog: team.listAuditLog,
   createAccountUser: accounts.createAccountUser,
   verifyEmail: accounts.verifyEmail,
   resendCode: accounts.resendCode,

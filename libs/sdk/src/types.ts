@@ -33,10 +33,14 @@ export type Methods = { [K in OperationName]: Method<PartnerOperations[K]> };
 
 type Out<K extends OperationName> = OutputOf<PartnerOperations[K]>;
 
-/** Operations that answer a page: `{data: [...], nextpage}`, or the export's `{entries: [...], nextAfter}`. */
+/**
+ * Operations that answer a page: `{data: [...], nextpage}`, the audit log's `{data: [...], nextCursor}`,
+ * or the export's `{entries: [...], nextAfter}`.
+ */
 export type PagedName = {
   [K in OperationName]: Out<K> extends
     | { data: unknown[]; nextpage: number | null }
+    | { data: unknown[]; nextCursor: string | null }
     | { entries: unknown[]; nextAfter: number | null }
     ? K
     : never;

@@ -1,5 +1,6 @@
 import { callOperationJson, type NatsConnection, SerializedJson } from '@coin/bus';
 import {
+  type Actor,
   bodyLimitOf,
   INTERNAL_IDEMPOTENCY_PREFIX,
   type Operation,
@@ -13,6 +14,7 @@ import { answerCache, freshnessOf } from './answer-cache.ts';
 import { type Authenticator, authenticateFirst } from './authenticate-first.ts';
 import type { GatewayConfig } from './config.ts';
 import { LARGE_BODY_ROUTE, type LargeBodyAdmission, UnparsedJson } from './large-body.ts';
+import type { Principal } from './principal.ts';
 
 interface RouteDeps {
   nc: NatsConnection;
@@ -55,6 +57,11 @@ async function validateParts(
   return parts.ok && parts.bodyJson !== undefined
     ? { ...parts, body: new SerializedJson(parts.bodyJson) }
     : parts;
+}
+
+/** Who calls, for the audit log of what the call changes (identity names a member by e-mail). */
+function actorOf(caller: Principal): Actor {
+  return { memberId: caller.memberId ?? null, email: null, apiKeyId: caller.keyId ?? null };
 }
 
 function locationOf(template: string, json: Uint8Array): string {
@@ -121,6 +128,7 @@ export function registerOperationRoutes(
               params,
               idempotencyKey: idempotencyKey(op, request.headers['idempotency-key']),
               clientIp: request.ip,
+              actor: caller && actorOf(caller),
             },
             { timeoutMs: deps.config.REQUEST_TIMEOUT_MS, requestId },
           );

@@ -38,6 +38,8 @@ const load = serviceConfig('identity', {
   EMAIL_CODE_RESEND_SECONDS: integer(60),
   /** The most codes mailed to one account user in a rolling day, sign-up's included. */
   EMAIL_CODE_MAX_PER_DAY: integer(5),
+  /** Where the dashboard is served: invitation links point at its accept-invite page. */
+  DASHBOARD_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:3000/dashboard'),
   /** Encrypts the private signing keys and the webhook signing secrets in the database; required in production mode. */
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
   /** The key KEY_ENCRYPTION_KEY replaced: still decrypts, and what it encrypted is re-encrypted at start. */

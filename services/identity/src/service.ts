@@ -1,5 +1,6 @@
 import { startService } from '@coin/startup';
 import { identityConfig } from './config.ts';
+import { consumeAuditEvents } from './consumers/audit.ts';
 import type { IdentityDeps } from './deps.ts';
 import { startMailRelay } from './domain/mail/mail-relay.ts';
 import { createMailTransport } from './domain/mail/transport.ts';
@@ -8,7 +9,9 @@ import { prepareSigningKeys } from './domain/security/signing-keys.ts';
 import { createTokenSigner } from './domain/security/token-signer.ts';
 import { encryptWebhookSecrets } from './domain/security/webhook-secrets.ts';
 import { identityMigrations } from './migrations/index.ts';
+import { acceptInviteHandler } from './operations/accept-invite.ts';
 import { apiKeyHandlers } from './operations/api-keys.ts';
+import { listAuditLogHandler } from './operations/audit-log.ts';
 import { createAccountUserHandler } from './operations/create-account-user.ts';
 import { getMeHandler } from './operations/get-me.ts';
 import { getJwksHandler, getPartnerHandler, getPartnerProfileHandler } from './operations/internal.ts';
@@ -18,6 +21,7 @@ import { refreshTokensHandler } from './operations/refresh-tokens.ts';
 import { registerPartnerHandler } from './operations/register-partner.ts';
 import { resendCodeHandler } from './operations/resend-code.ts';
 import { setWebhookHandler } from './operations/set-webhook.ts';
+import { teamHandlers } from './operations/team.ts';
 import { verifyEmailHandler } from './operations/verify-email.ts';
 
 export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
@@ -53,6 +57,8 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         'mail relay',
       );
       const deps: IdentityDeps = { db, nc, config, signer, mail, kek };
+      const audit = await consumeAuditEvents({ db, nc, log: log.child({ component: 'audit-consumer' }) });
+      for (const consumer of audit) background(consumer, 'audit consumer');
       return [
         registerPartnerHandler(deps),
         loginHandler(deps),
@@ -61,6 +67,9 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         getMeHandler(deps),
         setWebhookHandler(deps),
         ...apiKeyHandlers(deps),
+        ...teamHandlers(deps),
+        acceptInviteHandler(deps),
+        listAuditLogHandler(deps),
         getJwksHandler(deps),
         getPartnerHandler(deps),
         getPartnerProfileHandler(deps),

@@ -52,6 +52,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
           concurrency: config.WALLET_BATCH_CONCURRENCY,
           onCommitted: () => relay.notify(),
         }),
+        relay,
       };
       background(
         startIdempotencyPurge({ db, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS }),

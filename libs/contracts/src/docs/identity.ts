@@ -93,7 +93,7 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   logout: {
     description:
-      "Revokes the given refresh token's family, or every refresh token of yours when none is given (no body is needed). Access tokens already issued stay valid until they expire.",
+      "Revokes the given refresh token's family, or, when none is given (no body is needed), every refresh token of the signed-in member: signing out everywhere, recorded in the audit log. Access tokens already issued stay valid until they expire.",
     request: { refreshToken: 'rt_8Jx2…' },
     response: {},
   },

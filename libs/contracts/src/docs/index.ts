@@ -1,6 +1,7 @@
 import { rulesDocs, walletDocs } from './coins.ts';
 import { identityDocs } from './identity.ts';
 import { pendingDocs } from './pending.ts';
+import { teamDocs } from './team.ts';
 import type { OperationDocs } from './types.ts';
 import { leaderboardDocs, onboardingDocs, webhooksDocs } from './users.ts';
 
@@ -13,6 +14,7 @@ export { webhookDocs } from './webhooks.ts';
 /** The reference's words for every HTTP operation, by operation name. */
 export const operationDocs: Record<string, OperationDocs> = {
   ...identityDocs,
+  ...teamDocs,
   ...onboardingDocs,
   ...rulesDocs,
   ...walletDocs,

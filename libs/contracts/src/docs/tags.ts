@@ -3,7 +3,7 @@ import type { ServiceName } from '../operation.ts';
 /** The reference's groups of operations: one per service, and the webhook events. */
 export const tagDocs: Record<ServiceName | 'webhook events', string> = {
   identity:
-    'Your partner account: register, log in, refresh and revoke tokens, API keys, the webhook URL; and account users (people signing up on the service directly).',
+    'Your partner account: register, log in, refresh and revoke tokens, API keys, the webhook URL, your team (members, invitations, roles) and the audit log; and account users (people signing up on the service directly).',
   onboarding:
     'Your users: onboard them in bulk, follow onboarding requests, read users, define tiers (with thresholds tier rules follow) and move users between them.',
   rules:

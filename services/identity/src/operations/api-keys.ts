@@ -3,6 +3,7 @@ import { identity } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
+import { recordAudit } from '../domain/audit/audit-log.ts';
 import {
   type ApiKeyRecord,
   listApiKeys,
@@ -27,9 +28,20 @@ function keyView(k: ApiKeyRecord) {
 
 /** The key is shown once, here. */
 function createApiKeyHandler(deps: IdentityDeps) {
-  return handle(identity.createApiKey, async ({ partnerId, body }) => {
+  return handle(identity.createApiKey, async ({ partnerId, body, actor, clientIp }) => {
     const key = newApiKey();
-    return { ...keyView(await storeApiKey(deps.db.em, partnerId, body, key)), key };
+    return deps.db.em.transactional(async (tx) => {
+      const stored = await storeApiKey(tx, partnerId, body, key);
+      await recordAudit(tx, {
+        partnerId,
+        actor,
+        clientIp,
+        action: identity.createApiKey.name,
+        summary: `created the API key ${stored.name} (${stored.prefix}…)`,
+        details: { keyId: stored.id, name: stored.name, prefix: stored.prefix, scopes: stored.scopes },
+      });
+      return { ...keyView(stored), key };
+    });
   });
 }
 
@@ -40,10 +52,20 @@ function listApiKeysHandler(deps: IdentityDeps) {
 }
 
 function revokeApiKeyHandler(deps: IdentityDeps) {
-  return handle(identity.revokeApiKey, async ({ partnerId, params }) => {
-    if (!(await revokeApiKey(deps.db.em, partnerId, params.id))) throw AppError.notFound('api key not found');
-    return {};
-  });
+  return handle(identity.revokeApiKey, async ({ partnerId, params, actor, clientIp }) =>
+    deps.db.em.transactional(async (tx) => {
+      if (!(await revokeApiKey(tx, partnerId, params.id))) throw AppError.notFound('api key not found');
+      await recordAudit(tx, {
+        partnerId,
+        actor,
+        clientIp,
+        action: identity.revokeApiKey.name,
+        summary: `revoked the API key ${params.id}`,
+        details: { keyId: params.id },
+      });
+      return {};
+    }),
+  );
 }
 
 function verifyApiKeyHandler(deps: IdentityDeps) {

@@ -4,9 +4,10 @@ import { clientKey, identity } from '@coin/contracts';
 import { isoTime } from '@coin/db';
 import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
-import { findPartnerByEmail } from '../domain/partners/partner-store.ts';
+import { findPartner } from '../domain/partners/partner-store.ts';
 import { admitLoginAttempt, clearLoginFailures } from '../domain/security/login-failures.ts';
 import { DUMMY_HASH, verifyPassword } from '../domain/security/passwords.ts';
+import { findMemberByEmail } from '../domain/team/members.ts';
 import { issueTokens } from './issue-tokens.ts';
 
 /**
@@ -36,17 +37,21 @@ export function loginHandler(deps: IdentityDeps) {
     }
     if (admission.delayMs > 0) await setTimeout(admission.delayMs);
 
-    const partner = await findPartnerByEmail(em, email);
-    const ok = await verifyPassword(body.password, partner?.passwordHash ?? DUMMY_HASH);
-    if (!partner || !ok) throw AppError.unauthorized('email or password is incorrect');
+    // Every login is a member's: a partner's own e-mail is its owner's (migration 0014).
+    const member = await findMemberByEmail(em, email);
+    const ok = await verifyPassword(body.password, member?.passwordHash ?? DUMMY_HASH);
+    if (!member || !ok) throw AppError.unauthorized('email or password is incorrect');
     await clearLoginFailures(em, email, client);
+    const partner = await findPartner(em, member.partnerId);
+    if (!partner) throw AppError.unauthorized('email or password is incorrect');
 
-    const tokens = await issueTokens(deps, em, partner.partnerId, undefined, Math.floor(Date.now() / 1000));
+    const tokens = await issueTokens(deps, em, member, undefined, Math.floor(Date.now() / 1000));
     return {
       tokens,
+      // `id` stays the partner's id, which every client passes as its partnerId.
       user: {
-        id: partner.id,
-        email: partner.email,
+        id: partner.partnerId,
+        email: member.email,
         name: partner.partnerName,
         userUrl: partner.userDetailsUrl,
         createdAt: isoTime(partner.createdAt),

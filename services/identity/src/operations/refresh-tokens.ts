@@ -4,6 +4,7 @@ import { AppError } from '@coin/errors';
 import type { IdentityDeps } from '../deps.ts';
 import { revokeFamilyOfSpent, spendRefreshToken } from '../domain/security/refresh-tokens.ts';
 import { sha256 } from '../domain/security/secrets.ts';
+import { findSessionMember } from '../domain/team/members.ts';
 import { issueTokens } from './issue-tokens.ts';
 
 /**
@@ -16,7 +17,9 @@ export function refreshTokensHandler(deps: IdentityDeps) {
     const hash = sha256(body.refreshToken);
     const rotated = await em.transactional(async (tx) => {
       const spent = await spendRefreshToken(tx, hash);
-      return spent ? { tokens: await issueTokens(deps, tx, spent.partnerId, spent.familyId) } : undefined;
+      // The member as they are now: a new role holds from this refresh, a removed member has none.
+      const member = spent && (await findSessionMember(tx, spent.partnerId, spent.memberId));
+      return member ? { tokens: await issueTokens(deps, tx, member, spent.familyId) } : undefined;
     });
     if (rotated) return rotated;
     // The revocation commits on its own: it must survive the refusal that follows.

@@ -9,6 +9,7 @@ import { partnerView } from '../domain/partners/partner-view.ts';
 import { hashPassword } from '../domain/security/passwords.ts';
 import { newClientId, newWebhookSecret } from '../domain/security/secrets.ts';
 import { sealWebhookSecret } from '../domain/security/webhook-secrets.ts';
+import { insertMember } from '../domain/team/members.ts';
 
 export function registerPartnerHandler(deps: IdentityDeps) {
   return handle(identity.registerPartner, async ({ body }) => {
@@ -19,21 +20,27 @@ export function registerPartnerHandler(deps: IdentityDeps) {
     }
     // One id per partner: `id` (and login's `user.id`) is the `partnerId` every other call expects.
     const partnerId = randomUUID();
-    const partner = await insertPartner(deps.db.em, {
-      id: partnerId,
-      partnerId,
-      applicationName: body.applicationName,
-      clientId: newClientId(),
-      redirectUrl: body.redirectUrl,
-      webRedirectUrl: body.webRedirectUrl,
-      mobileRedirectUrl: body.mobileRedirectUrl,
-      email: body.email.toLowerCase(),
-      partnerName: body.partnerName,
-      userDetailsUrl: body.userDetailsUrl,
-      passwordHash: await hashPassword(body.password),
-      webhookUrl: body.webhookUrl ?? null,
-      webhookSecret: body.webhookUrl ? sealWebhookSecret(deps.kek, partnerId, newWebhookSecret()) : null,
+    const email = body.email.toLowerCase();
+    const passwordHash = await hashPassword(body.password);
+    // The partner and its first member, its owner, who logs in with the partner's e-mail.
+    return deps.db.em.transactional(async (tx) => {
+      const partner = await insertPartner(tx, {
+        id: partnerId,
+        partnerId,
+        applicationName: body.applicationName,
+        clientId: newClientId(),
+        redirectUrl: body.redirectUrl,
+        webRedirectUrl: body.webRedirectUrl,
+        mobileRedirectUrl: body.mobileRedirectUrl,
+        email,
+        partnerName: body.partnerName,
+        userDetailsUrl: body.userDetailsUrl,
+        passwordHash,
+        webhookUrl: body.webhookUrl ?? null,
+        webhookSecret: body.webhookUrl ? sealWebhookSecret(deps.kek, partnerId, newWebhookSecret()) : null,
+      });
+      await insertMember(tx, { partnerId, email, passwordHash, role: 'owner' });
+      return partnerView(partner);
     });
-    return partnerView(partner);
   });
 }

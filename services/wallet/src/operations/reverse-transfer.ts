@@ -26,7 +26,7 @@ const NOT_REVERSIBLE: Record<string, string> = {
  * wallet still holds the coins are decided by the batch function with the rows locked.
  */
 export function reverseTransferHandler(deps: WalletDeps) {
-  return handle(wallet.reverseTransfer, async ({ partnerId, body, idempotencyKey }) => {
+  return handle(wallet.reverseTransfer, async ({ partnerId, body, idempotencyKey, actor, clientIp }) => {
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255))
       throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
     const original = await findEntry(deps.db.em.fork(), partnerId, body.ledgerEntryId);
@@ -48,6 +48,19 @@ export function reverseTransferHandler(deps: WalletDeps) {
       to: original.fromParty as Party,
       traceContext: serializeTraceContext(),
       reverses: { entryId: original.id, reason: body.reason ?? null },
+      audit: {
+        partnerId,
+        actor,
+        clientIp,
+        action: wallet.reverseTransfer.name,
+        summary: `reversed ${Number(original.coins).toFixed(2)} coins (${original.transactionType}) of user ${original.userId}${body.reason ? `: ${body.reason}` : ''}`,
+        details: {
+          ledgerEntryId: original.id,
+          userId: original.userId,
+          coins: Number(original.coins).toFixed(2),
+          reason: body.reason ?? null,
+        },
+      },
     });
     ledgerTransfers.inc({ direction: 'reversal', outcome: result.outcome });
     if (result.outcome === 'insufficient')

@@ -64,13 +64,6 @@ export async function findPartner(em: EntityManager, partnerId: string): Promise
   return boundRow<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId]);
 }
 
-export async function findPartnerByEmail(
-  em: EntityManager,
-  email: string,
-): Promise<PartnerRecord | undefined> {
-  return boundRow<PartnerRecord>(em, `SELECT ${COLUMNS} FROM partners WHERE email = $1`, [email]);
-}
-
 /** The kinds a partner receives, every kind when it named none. */
 export function subscribedKinds(events: webhooks.EventKind[] | null): webhooks.EventKind[] {
   return events ?? [...webhooks.EVENT_KINDS];

@@ -5,6 +5,8 @@ import { randomToken, sha256 } from './secrets.ts';
 export interface TokenFamily {
   partnerId: string;
   familyId: string;
+  /** Null for a token issued before teams: the partner's owner. */
+  memberId: string | null;
 }
 
 /** Issues a refresh token in a family (a new family at login, the same one on rotation). */
@@ -13,13 +15,14 @@ export async function issueRefreshToken(
   partnerId: string,
   familyId: string,
   ttlSeconds: number,
+  memberId: string,
 ): Promise<string> {
   const token = randomToken(32);
   await boundQuery(
     em,
-    `INSERT INTO refresh_tokens (id, partner_id, family_id, token_hash, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-    [randomUUID(), partnerId, familyId, sha256(token), ttlSeconds],
+    `INSERT INTO refresh_tokens (id, partner_id, family_id, token_hash, expires_at, member_id)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)`,
+    [randomUUID(), partnerId, familyId, sha256(token), ttlSeconds, memberId],
   );
   return token;
 }
@@ -36,7 +39,7 @@ export async function spendRefreshToken(
     em,
     `UPDATE refresh_tokens SET used_at = now()
       WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-      RETURNING partner_id AS "partnerId", family_id AS "familyId"`,
+      RETURNING partner_id AS "partnerId", family_id AS "familyId", member_id AS "memberId"`,
     [tokenHash],
   );
 }
@@ -51,16 +54,20 @@ export async function revokeFamilyOfSpent(
     `UPDATE refresh_tokens SET revoked_at = now()
       WHERE revoked_at IS NULL
         AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL)
-      RETURNING partner_id AS "partnerId", family_id AS "familyId"`,
+      RETURNING partner_id AS "partnerId", family_id AS "familyId", member_id AS "memberId"`,
     [tokenHash],
   );
 }
 
-/** Revokes the family of the partner's token with this hash, or every token of the partner without one. */
+/**
+ * Revokes the family of the partner's token with this hash, or, without one, every token of the
+ * member (`memberId`), or of the whole partner for a session from before teams (which names none).
+ */
 export async function revokeRefreshTokens(
   em: EntityManager,
   partnerId: string,
   tokenHash: string | undefined,
+  memberId?: string | null,
 ): Promise<void> {
   if (tokenHash) {
     await boundQuery(
@@ -73,8 +80,9 @@ export async function revokeRefreshTokens(
   } else {
     await boundQuery(
       em,
-      'UPDATE refresh_tokens SET revoked_at = now() WHERE partner_id = $1 AND revoked_at IS NULL',
-      [partnerId],
+      `UPDATE refresh_tokens SET revoked_at = now()
+        WHERE partner_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR member_id = $2)`,
+      [partnerId, memberId ?? null],
     );
   }
 }

@@ -8,10 +8,19 @@ import { activeKey, publishedKeys } from './signing-keys.ts';
 export interface TokenSigner {
   /**
    * `em`: the caller's, so a token issued inside a transaction needs no second pooled connection.
-   * `authTime`: when the session's password was entered (epoch seconds), for step-up operations.
+   * `claims`: the member, e-mail and role, and `auth_time` (when the session's password was entered,
+   * epoch seconds) for step-up operations.
    */
-  sign(em: EntityManager, partnerId: string, ttlSeconds: number, authTime?: number): Promise<string>;
+  sign(em: EntityManager, partnerId: string, ttlSeconds: number, claims?: SessionClaims): Promise<string>;
   jwks(): Promise<{ keys: JWK[] }>;
+}
+
+/** Who the session is: the member (`mid`), their e-mail and role, read by the gateway. */
+export interface SessionClaims {
+  mid: string;
+  email: string;
+  role: string;
+  auth_time?: number;
 }
 
 type PrivateKey = Awaited<ReturnType<typeof importJWK>>;
@@ -32,10 +41,10 @@ export function createTokenSigner(db: Database, kek: KeyEncryption): TokenSigner
     return key;
   }
   return {
-    async sign(em, partnerId, ttlSeconds, authTime) {
+    async sign(em, partnerId, ttlSeconds, claims) {
       const active = await activeKey(em);
       if (!active) throw new Error('no active signing key (run identity once to create one)');
-      return new SignJWT({ typ: 'access', ...(authTime === undefined ? {} : { auth_time: authTime }) })
+      return new SignJWT({ typ: 'access', ...claims })
         .setProtectedHeader({ alg: ACCESS_TOKEN.algorithm, kid: active.kid, typ: 'JWT' })
         .setSubject(partnerId)
         .setIssuer(ACCESS_TOKEN.issuer)

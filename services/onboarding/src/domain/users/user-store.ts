@@ -1,6 +1,7 @@
-import type { onboarding } from '@coin/contracts';
+import { EVENT_SUBJECTS, type onboarding } from '@coin/contracts';
 import { boundRow, type EntityManager } from '@coin/db';
 import { AppError } from '@coin/errors';
+import { type AuditedChange, addToOutbox, auditEvent } from '@coin/events';
 import { storedUser, USER_COLUMNS, type UserRow } from '../processing/stored-user.ts';
 import { recordMove, tierById } from '../tiers/tier-moves.ts';
 
@@ -30,6 +31,7 @@ export async function moveToTier(
   partnerId: string,
   userId: string,
   tierId: string,
+  by: Pick<AuditedChange, 'actor' | 'clientIp'> = {},
 ): Promise<boolean> {
   return em.transactional(async (tx) => {
     const tier = await tierById(tx, partnerId, tierId);
@@ -45,6 +47,16 @@ export async function moveToTier(
     if (!moved) throw AppError.notFound('user not found');
     if (!moved.changed) return false;
     await recordMove(tx, { partnerId, userId, tier }, moved.previous, 'partner');
+    await addToOutbox(
+      tx,
+      auditEvent(EVENT_SUBJECTS.onboardingAudit, {
+        ...by,
+        partnerId,
+        action: 'upgradeTier',
+        summary: `moved user ${userId} to the tier ${tier.name}`,
+        details: { userId, tierId, tierName: tier.name, previousTierId: moved.previous },
+      }),
+    );
     return true;
   });
 }

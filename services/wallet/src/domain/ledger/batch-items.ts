@@ -1,3 +1,4 @@
+import type { AuditedChange } from '@coin/events';
 import type { Party } from '../parties/directory.ts';
 import type { EntryRecord } from './entry-view.ts';
 
@@ -22,6 +23,8 @@ export interface TransferCommand extends Keyed {
   ruleReward?: boolean;
   /** A reversal: the original entry's id; user, direction and coins are the original's, swapped. */
   reverses?: { entryId: string; reason: string | null };
+  /** The audit log entry written in the same transaction when the command is done (a reversal). */
+  audit?: AuditedChange;
   /** Held for the user instead of credited (to_user only): resolves by itself at `expiresAt`, if any. */
   pending?: { expiresAt: string | null; onExpiry: 'void' | 'post' };
 }

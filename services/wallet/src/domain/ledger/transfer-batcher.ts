@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { EVENT_SUBJECTS } from '@coin/contracts';
-import { boundQuery, type Database } from '@coin/db';
+import { boundQuery, type Database, type EntityManager } from '@coin/db';
+import { addToOutbox, auditEvent } from '@coin/events';
 import type { Logger } from '@coin/telemetry';
 import { batchItem, type LedgerCommand, type TransferOutcome } from './batch-items.ts';
 import { entryFromRow } from './entry-view.ts';
@@ -57,10 +58,10 @@ export function createTransferBatcher(opts: BatcherOptions) {
     partnersReady.add(partnerId);
   }
 
-  async function apply(batch: Pending[]): Promise<ItemResult[]> {
+  async function applyIn(em: EntityManager, batch: Pending[]): Promise<ItemResult[]> {
     const items = batch.map(({ command }, item) => batchItem(command, item));
     const [row] = await boundQuery<{ results: ItemResult[] }>(
-      opts.db.em.fork(),
+      em,
       'SELECT wallet_apply_ledger_batch($1::jsonb, $2, $3, $4) AS results',
       [
         JSON.stringify(items),
@@ -70,6 +71,26 @@ export function createTransferBatcher(opts: BatcherOptions) {
       ],
     );
     return row.results;
+  }
+
+  /**
+   * A batch holding an audited command (a reversal) runs in a transaction that also writes the
+   * audit entries of the commands done, so an applied reversal always has its entry; other batches
+   * stay one statement.
+   */
+  async function apply(batch: Pending[]): Promise<ItemResult[]> {
+    if (!batch.some((p) => 'audit' in p.command && p.command.audit)) return applyIn(opts.db.em.fork(), batch);
+    return opts.db.em.fork().transactional(async (tx) => {
+      const results = await applyIn(tx, batch);
+      for (const r of results) {
+        const command = batch[r.item].command;
+        if (r.outcome !== 'done' || !('audit' in command) || !command.audit) continue;
+        const entryId = r.entry ? entryFromRow(r.entry).id : null;
+        const details = { ...command.audit.details, reversalEntryId: entryId };
+        await addToOutbox(tx, auditEvent(EVENT_SUBJECTS.walletAudit, { ...command.audit, details }));
+      }
+      return results;
+    });
   }
 
   async function run(batch: Pending[]): Promise<void> {
