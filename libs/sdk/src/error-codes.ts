@@ -82,26 +82,41 @@ export interface OperationErrorCodes {
     | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
-  listMembers: 'FORBIDDEN' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listMembers:
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   inviteMember:
     | 'Bad request'
     | 'DUPLICATE'
     | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'STEP_UP_REQUIRED'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
-  listInvites: 'FORBIDDEN' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED';
+  listInvites:
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED';
   revokeInvite:
     | 'Bad request'
     | 'FORBIDDEN'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
@@ -120,6 +135,7 @@ export interface OperationErrorCodes {
     | 'LAST_OWNER'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'STEP_UP_REQUIRED'
@@ -131,6 +147,7 @@ export interface OperationErrorCodes {
     | 'LAST_OWNER'
     | 'NOT_FOUND'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'STEP_UP_REQUIRED'
@@ -139,6 +156,7 @@ export interface OperationErrorCodes {
     | 'Bad request'
     | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
     | 'SERVICE_TIMEOUT'
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED';
