@@ -32,6 +32,11 @@ for (let i = 0; i < opts.runs; i++) {
   );
   console.log(formatRun(result));
   results.push(result);
+  // The table so far after each run: a batch stopped early (Ctrl-C, a deadline) still has its rows.
+  if (i < opts.runs - 1) {
+    console.log(`after run ${i + 1}:\n${formatTable(results)}`);
+    if (opts.topology === 'ha') console.log(formatRecoveries(results));
+  }
 }
 console.log(formatTable(results));
 if (opts.topology === 'ha') console.log(formatRecoveries(results));
