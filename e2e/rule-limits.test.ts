@@ -168,4 +168,21 @@ describe('rule budgets', () => {
     const ledger = await userLedger(stack.api, partner.accessToken, userId);
     expect(ledger.reduce((sum: number, e: any) => sum + e.coins, 0)).toBe(30);
   });
+
+  it("gives back a refused payment's count, coins and place, so the limit and the budget stay exact", async () => {
+    const ruleName = await newRule({ coinValue: '7', budget: '70', userLimit: { times: 2, per: 'day' } });
+    const [userId] = await onboardUsers(stack.api, partner.accessToken, 1);
+    const sdk = partnerClient(stack.api, partner);
+    const { issuanceLimit: before, outstanding } = await sdk.getTreasury();
+    await sdk.setTreasury({ issuanceLimit: outstanding + 10 });
+    expect(codeOf(await rewardAt(userId, ruleName))).toBe('paid');
+    // The wallet refuses the second for good (issuance limit): nothing of it is kept.
+    expect(codeOf(await rewardAt(userId, ruleName))).toBe('422 ISSUANCE_LIMIT_REACHED');
+    const listed = async () => (await sdk.listRules({ limit: 100 })).data.find((r) => r.name === ruleName)!;
+    expect(await listed()).toMatchObject({ spent: '7', participants: 1 });
+    await sdk.setTreasury({ issuanceLimit: before });
+    expect(codeOf(await rewardAt(userId, ruleName))).toBe('paid');
+    expect(codeOf(await rewardAt(userId, ruleName))).toBe('422 RULE_DAILY_LIMIT_REACHED');
+    expect(await listed()).toMatchObject({ spent: '14', participants: 1 });
+  });
 });
