@@ -1,5 +1,5 @@
 import { connectBus, namesOf } from '@coin/bus';
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { Books, Service } from '../books.ts';
 import { SERVICES } from '../cluster.ts';
 import { type CheckResult, check } from './check.ts';
@@ -9,7 +9,11 @@ interface Stored {
   seqs: number[];
 }
 
-/** Every message of the events stream by its Nats-Msg-Id, and the replicas of the stream and its consumers. */
+/**
+ * Every message of the events stream by its Nats-Msg-Id, read one sequence at a time from the stream
+ * leader (not through a consumer, whose delivery a leader change could bend), and the replicas of
+ * the stream and its consumers.
+ */
 async function readStream(
   env: NodeJS.ProcessEnv,
 ): Promise<{ events: Map<string, Stored>; replicas: string }> {
@@ -17,24 +21,27 @@ async function readStream(
   const events = new Map<string, Stored>();
   try {
     const jsm = await jetstreamManager(nc);
-    const stream = await jsm.streams.info(namesOf(nc).stream);
+    const name = namesOf(nc).stream;
+    const stream = await jsm.streams.info(name);
     const consumers = new Set<number>();
-    for await (const c of jsm.consumers.list(namesOf(nc).stream))
+    for await (const c of jsm.consumers.list(name))
       consumers.add(c.config.num_replicas || stream.config.num_replicas);
-    const consumer = await jetstream(nc).consumers.get(namesOf(nc).stream, {
-      deliver_policy: DeliverPolicy.All,
-    });
-    if ((await consumer.info()).num_pending > 0)
-      for await (const m of await consumer.consume()) {
-        const id = m.headers?.get('Nats-Msg-Id') || `(no id) ${m.seq}`;
-        const seen = events.get(id) ?? { subject: m.subject, seqs: [] };
-        seen.seqs.push(m.seq);
-        events.set(id, seen);
-        if (m.info.pending === 0) break;
-      }
-    // The stream's own count says whether a missing event was never stored or not read back here.
     const { messages, first_seq, last_seq, num_deleted } = stream.state;
-    const replicas = `stream ${stream.config.name} at ${stream.config.num_replicas} replicas (${messages} messages, sequences ${first_seq}-${last_seq}, ${num_deleted ?? 0} deleted), consumers at ${[...consumers].join('/')}`;
+    let read = 0;
+    for (let seq = first_seq; seq <= last_seq && messages > 0; seq++) {
+      const m = await jsm.streams.getMessage(name, { seq }).catch((err: Error) => {
+        if (/no message found/i.test(err.message)) return null;
+        throw err;
+      });
+      if (!m) continue;
+      read++;
+      const id = m.header?.get('Nats-Msg-Id') || `(no id) ${seq}`;
+      const seen = events.get(id) ?? { subject: m.subject, seqs: [] };
+      seen.seqs.push(seq);
+      events.set(id, seen);
+    }
+    // The stream's own count says whether a missing event was never stored or not read back here.
+    const replicas = `stream ${stream.config.name} at ${stream.config.num_replicas} replicas (${messages} messages, ${read} read, sequences ${first_seq}-${last_seq}, ${num_deleted ?? 0} deleted), consumers at ${[...consumers].join('/')}`;
     return { events, replicas };
   } finally {
     await nc.close();
