@@ -141,6 +141,11 @@ function transport(
   fail: (resource: string, message: string) => void,
 ) {
   const nats = values.get('NATS_URL') ?? '';
+  if (values.has('INSECURE_TEST_TRANSPORT'))
+    fail(
+      id,
+      'INSECURE_TEST_TRANSPORT is set: it lifts the TLS checks a production process makes (tests only)',
+    );
   if (!nats.split(',').every((u) => u.startsWith('tls://')) || !values.get('NATS_TLS_CA_FILE'))
     fail(id, `NATS_URL ${nats} is not tls:// with NATS_TLS_CA_FILE: production requires TLS to NATS`);
   if (service === 'gateway' || service === 'leaderboard') {

@@ -4,6 +4,7 @@ import { DEVELOPMENT_DATABASE_SERVER, databaseUrlFor, startMigrationUrlFor } fro
 
 export { runSubcommand } from './command-line.ts';
 export { adminUrlFor, databaseUrlFor, migrationUrlFor } from './database-urls.ts';
+export { productionProtections } from './production-protections.ts';
 export { natsTls, redisOptions } from './transport.ts';
 
 /**
@@ -73,6 +74,11 @@ export const baseConfigSchema = z.object({
         ? 'is required: set APP_MODE=production (or development on a developer machine); nothing starts without it'
         : 'must be production or development',
   }),
+  /**
+   * `1` lets a production-mode process use NATS, Redis and Postgres without TLS: the test harness's
+   * servers only. Never in a deployment (`npm run deploy:check` refuses it).
+   */
+  INSECURE_TEST_TRANSPORT: z.enum(['1']).optional(),
   REQUEST_TIMEOUT_MS: integer(5000),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
@@ -104,6 +110,8 @@ export type DatabaseConfig = z.infer<typeof databaseConfigSchema> & ServiceDatab
 export interface ServiceDatabase {
   service: string;
   databaseUrl: string;
+  /** `<SERVICE>_DATABASE_URL` was set (production requires it): not derived from DATABASE_URL_BASE. */
+  ownDatabaseUrl: boolean;
   migrationUrl?: string;
 }
 
@@ -134,6 +142,7 @@ export function loadServiceConfig<S extends typeof databaseConfigSchema>(
     ...loadConfig(schema, env),
     service,
     databaseUrl: databaseUrlFor(service, env),
+    ownDatabaseUrl: Boolean(env[`${service.toUpperCase()}_DATABASE_URL`]),
     migrationUrl: startMigrationUrlFor(service, env),
   };
 }

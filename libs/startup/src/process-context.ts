@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connectBus, type NatsConnection } from '@coin/bus';
-import { type BaseConfig, type DatabaseConfig, natsTls, redisOptions } from '@coin/config';
+import {
+  type BaseConfig,
+  type DatabaseConfig,
+  natsTls,
+  productionProtections,
+  redisOptions,
+} from '@coin/config';
 import type { Database, NamedMigration } from '@coin/db';
 import { createLogger, type Logger } from '@coin/telemetry';
 import type { Redis } from 'ioredis';
@@ -43,6 +49,7 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
     config,
     log,
     async bus() {
+      productionProtections.bus(config);
       if (!config.NATS_NKEY_SEED)
         log.warn(
           'NATS_NKEY_SEED is not set: connecting to NATS without credentials. Only a server without authorization accepts this, and on it any process can call any operation; set a seed per service in production (docs/operating/security.md, "NATS credentials")',
@@ -59,6 +66,7 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
     },
     database: (async (schema: DatabaseSchema) => {
       const settings = config as unknown as DatabaseConfig;
+      productionProtections.database(config, settings);
       // Loaded here, not at the top: MikroORM, kysely and pg are heap a process without a database
       // (the gateway) would hold for nothing
       // (docs/decisions/2026-11-23-modules-loaded-on-first-use.md).
@@ -81,6 +89,7 @@ export function processContext<C extends BaseConfig>(name: string, config: C) {
     redis() {
       // Required here, not imported at the top: only the gateway and leaderboard use Redis, and every
       // other service would hold ioredis for nothing. (Synchronous: `redis()` is.)
+      productionProtections.redis(config);
       const { Redis } = require('ioredis') as typeof import('ioredis');
       // RESP2: script replies keep the shapes the scripts return, whatever the client's default.
       const redis = new Redis(config.REDIS_URL, {

@@ -59,6 +59,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     APP_MODE: 'development',
     // Every request of a test comes from one address; a test of the per-client limit sets its own.
     CLIENT_RATE_LIMIT_MAX: '100000000',
+    // A test of production mode runs on the local servers, which speak no TLS (libs/config).
+    INSECURE_TEST_TRANSPORT: '1',
     ...process.env,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...dbs.env,
