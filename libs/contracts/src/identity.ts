@@ -103,6 +103,7 @@ export const refreshTokens = http('refreshTokens', 'POST /api/v1/ufel/partners/r
 
 export const logout = http('logout', 'POST /api/v1/ufel/partners/logout', {
   permission: 'read',
+  endsSession: true,
   message: 'logged out',
   summary: "Revoke a refresh token's family, or every refresh token of the partner",
   schemas: {

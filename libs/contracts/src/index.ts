@@ -23,6 +23,7 @@ export * as leaderboard from './leaderboard.ts';
 export * as onboarding from './onboarding.ts';
 export * from './operation.ts';
 export * from './permissions.ts';
+export * from './revocation.ts';
 export * as rules from './rules.ts';
 export * as team from './team.ts';
 export * from './text.ts';

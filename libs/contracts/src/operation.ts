@@ -29,6 +29,8 @@ export interface HttpBinding {
    * entered within STEP_UP_MAX_AGE_SECONDS (never an API key).
    */
   stepUp?: boolean;
+  /** Once it succeeds, the gateway revokes the access token it was called with (logout). */
+  endsSession?: boolean;
   /** The envelope's `message` on success. */
   message: string;
   /** The success envelope carries no `data` (onboard-users). */

@@ -4,6 +4,7 @@ import { AppError } from '@coin/errors';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { apiKeyPrincipal, type Principal, sessionPrincipal } from './principal.ts';
+import type { Revocations } from './revocations.ts';
 import type { VerificationKeys } from './verification-keys.ts';
 
 interface Options {
@@ -13,6 +14,12 @@ interface Options {
   apiKeyCacheMs: number;
   /** How long a key identity did not know is refused here without asking again. */
   apiKeyMissCacheMs: number;
+  revocations: Revocations;
+}
+
+interface VerifiedKey {
+  principal: Principal;
+  at: number;
 }
 
 const API_KEY_CACHE_MAX = 10_000;
@@ -21,11 +28,13 @@ const VERIFIED_TOKEN_CACHE_MS = 60_000;
 
 /**
  * Access tokens are verified here, without a NATS hop, against the identity key their header names
- * (`kid`; see verification-keys.ts). Secret API keys are checked by identity and cached briefly,
- * so a revoked key stops working within the cache time.
+ * (`kid`; see verification-keys.ts). Secret API keys are checked by identity and cached briefly.
+ * Before either cache is trusted, the replicas' shared revocation list is read (revocations.ts): a
+ * logged-out token is refused at once everywhere, and a cached key is checked again once a key of
+ * its partner was revoked.
  */
 export function createAuthenticator(opts: Options) {
-  const apiKeys = new LRUCache<string, Principal>({ max: API_KEY_CACHE_MAX });
+  const apiKeys = new LRUCache<string, VerifiedKey>({ max: API_KEY_CACHE_MAX });
   // Keys identity refused: a client repeating one costs no bus call and no database read.
   const unknownKeys = new LRUCache<string, AppError>({ max: API_KEY_CACHE_MAX });
   // A token is immutable: once its signature checked out, the same string needs no second
@@ -44,8 +53,13 @@ export function createAuthenticator(opts: Options) {
   }
 
   async function verifyJwt(token: string, requestId: string): Promise<Principal> {
-    const known = verifiedTokens.get(token);
-    if (known) return known;
+    const principal = verifiedTokens.get(token) ?? (await verifySignature(token, requestId));
+    if (await opts.revocations.sessionRevoked(principal))
+      throw AppError.unauthorized('access token has been revoked');
+    return principal;
+  }
+
+  async function verifySignature(token: string, requestId: string): Promise<Principal> {
     const keySet = await opts.keys.forKid(keyIdOf(token), requestId);
     if (!keySet) throw AppError.unauthorized('access token is signed with an unknown key');
     try {
@@ -77,12 +91,14 @@ export function createAuthenticator(opts: Options) {
 
   async function verifyApiKey(key: string, requestId: string): Promise<Principal> {
     const cached = apiKeys.get(key);
-    if (cached) return cached;
+    if (cached && !(await opts.revocations.keysChangedSince(cached.principal.partnerId, cached.at)))
+      return cached.principal;
     // A key identity cannot have issued (a typo, a truncation, a guess) costs no bus call.
     if (!isWellFormedApiKey(key))
       throw AppError.unauthorized('api key is malformed: its checksum does not match');
     const refused = unknownKeys.get(key);
     if (refused) throw refused;
+    const at = Date.now();
     let verified: Awaited<ReturnType<typeof callVerify>>;
     try {
       verified = await callVerify(key, requestId);
@@ -97,7 +113,7 @@ export function createAuthenticator(opts: Options) {
       opts.apiKeyCacheMs,
       verified.expiresAt ? Date.parse(verified.expiresAt) - Date.now() : opts.apiKeyCacheMs,
     );
-    if (ttl > 0) apiKeys.set(key, principal, { ttl });
+    if (ttl > 0) apiKeys.set(key, { principal, at }, { ttl });
     return principal;
   }
 

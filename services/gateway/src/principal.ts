@@ -21,8 +21,9 @@ export interface Principal {
   authTime?: number;
   /** Sessions of a team member (the token's `mid`); absent for the partner's own login. */
   memberId?: string;
-  /** Sessions: the access token's id (`jti`) and expiry (epoch seconds), for its revocation. */
+  /** Sessions: the access token's id (`jti`), issue and expiry times (epoch seconds), for its revocation. */
   tokenId?: string;
+  issuedAt?: number;
   expiresAt?: number;
   /** API keys: the key's id. */
   keyId?: string;
@@ -32,6 +33,7 @@ export interface Principal {
 export interface SessionClaims {
   sub: string;
   jti?: string;
+  iat?: number;
   exp?: number;
   auth_time?: unknown;
   mid?: unknown;
@@ -53,6 +55,7 @@ export function sessionPrincipal(claims: SessionClaims): Principal {
     authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
     memberId: typeof claims.mid === 'string' ? claims.mid : undefined,
     tokenId: claims.jti,
+    issuedAt: claims.iat,
     expiresAt: claims.exp,
   };
 }

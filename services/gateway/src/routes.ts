@@ -15,11 +15,13 @@ import { type Authenticator, authenticateFirst } from './authenticate-first.ts';
 import type { GatewayConfig } from './config.ts';
 import { LARGE_BODY_ROUTE, type LargeBodyAdmission, UnparsedJson } from './large-body.ts';
 import type { Principal } from './principal.ts';
+import { type Revocations, revokeCallerToken } from './revocations.ts';
 
 interface RouteDeps {
   nc: NatsConnection;
   config: GatewayConfig;
   authenticate: Authenticator;
+  revocations: Revocations;
   admitLargeBody: LargeBodyAdmission;
   /** The per-partner limit of operations a partner triggers by hand (`rateLimit: 'partner'`). */
   partnerLimit: onRequestHookHandler;
@@ -136,6 +138,7 @@ export function registerOperationRoutes(
           freshForMs !== undefined && caller
             ? await cachedAnswer({ op, partnerId: caller.partnerId, query, params }, freshForMs, ask)
             : await ask();
+        if (http.endsSession && caller) await revokeCallerToken(deps.revocations, caller);
         if (http.location) reply.header('location', locationOf(http.location, json));
         return reply
           .code(http.statusCode ?? 200)

@@ -21,6 +21,7 @@ import { registerJwksRoute } from './jwks-route.ts';
 import { largeBodyAdmission, leaveUnparsed, UnparsedJson } from './large-body.ts';
 import { registerMetricsRoute, registerObservability } from './observability.ts';
 import { registerApiDocs } from './openapi/serve.ts';
+import { redisRevocations } from './revocations.ts';
 import { registerOperationRoutes } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { verificationKeys } from './verification-keys.ts';
@@ -126,17 +127,20 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
 
   const keys = verificationKeys({ nc, timeoutMs: config.REQUEST_TIMEOUT_MS });
   registerJwksRoute(app, keys);
+  const revocations = redisRevocations(redis(), config.NATS_NAMESPACE, log);
   const authenticate = createAuthenticator({
     nc,
     keys,
     timeoutMs: config.REQUEST_TIMEOUT_MS,
     apiKeyCacheMs: config.API_KEY_CACHE_MS,
     apiKeyMissCacheMs: config.API_KEY_MISS_CACHE_MS,
+    revocations,
   });
   registerOperationRoutes(app, allOperations, {
     nc,
     config,
     authenticate,
+    revocations,
     admitLargeBody: largeBodyAdmission(),
     partnerLimit: perPartnerLimit(app, config),
   });
@@ -144,7 +148,7 @@ async function createGateway({ config, log, bus, redis, background }: ProcessCon
   // neither parse a Cookie header nor run the plugin's hook on every answer.
   await app.register(async (session) => {
     await session.register(cookie);
-    registerDashboardSession(session, { nc, config, authenticate });
+    registerDashboardSession(session, { nc, config, authenticate, revocations });
   });
   await registerDashboardPages(app);
   await registerDocsSite(app);

@@ -93,7 +93,7 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   logout: {
     description:
-      "Revokes the given refresh token's family, or, when none is given (no body is needed), every refresh token of the signed-in member: signing out everywhere, recorded in the audit log. Access tokens already issued stay valid until they expire.",
+      "Revokes the given refresh token's family, or, when none is given (no body is needed), every refresh token of the signed-in member, recorded in the audit log. The access token the call is made with is refused at once by every gateway; the member's other access tokens stay valid until they expire.",
     request: { refreshToken: 'rt_8Jx2…' },
     response: {},
   },

@@ -4,11 +4,13 @@ import { AppError, success } from '@coin/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../authenticate-first.ts';
 import type { GatewayConfig } from '../config.ts';
+import { type Revocations, revokeCallerToken } from '../revocations.ts';
 
 interface SessionDeps {
   nc: NatsConnection;
   config: GatewayConfig;
   authenticate: Authenticator;
+  revocations: Revocations;
 }
 
 const SESSION_PATH = '/dashboard/session';
@@ -98,6 +100,7 @@ export function registerDashboardSession(app: FastifyInstance, deps: SessionDeps
       { partnerId: caller.partnerId, body: { refreshToken } },
       options(request),
     );
+    await revokeCallerToken(deps.revocations, caller);
     return success('signed out', {});
   });
 }
