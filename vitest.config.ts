@@ -18,6 +18,7 @@ export default defineConfig({
       'backup/test/**/*.test.ts',
       'scripts/*/test/**/*.test.ts',
       'docs/site/test/**/*.test.ts',
+      'chaos/test/**/*.test.ts',
     ],
     environment: 'node',
     // Every process refuses to start without APP_MODE: tests, and the commands they start, run in
