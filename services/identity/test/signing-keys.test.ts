@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { identity } from '@coin/contracts';
 import { type Database, openDatabase } from '@coin/db';
 import { createLogger } from '@coin/telemetry';
-import { dropStream, isolatedDatabases, startServiceAlone } from '@coin/testing';
+import { dropStream, isolatedDatabases, setUpTestBus, startServiceAlone } from '@coin/testing';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -138,10 +138,11 @@ describe('signing keys in the database', () => {
       IDENTITY_DATABASE_URL: url,
       KEY_ENCRYPTION_KEY: newOne,
     };
+    // The operator's set-up first, as in a deployment: a service only binds to the streams.
+    await setUpTestBus(refused);
     await expect(startIdentity(refused)).rejects.toThrow(
       /neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS/,
     );
-    // The start got as far as the namespace's event stream.
     await dropStream(refused);
 
     const rotated = await startServiceAlone('identity', startIdentity, {
