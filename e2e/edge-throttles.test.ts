@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connectBus, type NatsConnection, namesOf } from '@coin/bus';
 import { identity, type Operation } from '@coin/contracts';
-import type { Stack } from '@coin/testing';
+import { eventually, type Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Mailbox, startMailbox } from './support/mailbox.ts';
 import { registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
@@ -11,9 +12,12 @@ import { stackWith } from './support/stack.ts';
 const CLIENT_LIMIT = 200;
 let stack: Stack;
 let observer: NatsConnection;
+let mailbox: Mailbox;
 
 beforeAll(async () => {
+  mailbox = await startMailbox();
   stack = await stackWith(['identity'], {
+    SMTP_URL: mailbox.url,
     TRUST_PROXY: '1',
     CLIENT_RATE_LIMIT_MAX: String(CLIENT_LIMIT),
     AUTH_RATE_LIMIT_MAX: '1000',
@@ -25,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await observer?.drain();
   await stack?.stop();
+  await mailbox?.close();
 });
 
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
@@ -75,6 +80,39 @@ describe('login throttles that are no lockout', () => {
       expect((await login(p.email, `wrong-${i}`, `2001:db8:7:9::${i + 1}`)).status).toBe(401);
     expect((await login(p.email, p.password, '2001:db8:7:9:ffff::1')).status).toBe(429);
     expect((await login(p.email, p.password, '2001:db8:7:a::1')).status).toBe(200);
+  });
+});
+
+describe('unlocking by e-mail', () => {
+  it('a single-use link lifts the locks of an e-mail; an unknown e-mail gets the same answer', async () => {
+    const p = await registerAndLogin(stack.api);
+    const office = '198.51.100.99';
+    for (let i = 0; i < 5; i++) await login(p.email, `wrong-${i}`, office);
+    expect((await login(p.email, p.password, office)).status).toBe(429);
+
+    const asked = await stack.api.post(
+      '/api/v1/ufel/partners/login/unlock',
+      { email: p.email },
+      from(office),
+    );
+    const unknown = await stack.api.post(
+      '/api/v1/ufel/partners/login/unlock',
+      { email: `nobody-${randomUUID()}@example.com` },
+      from(office),
+    );
+    expect(asked.status).toBe(200);
+    expect(unknown.body).toEqual(asked.body);
+    const mail = await eventually(async () =>
+      mailbox.received.find((m) => m.to.includes(p.email.toLowerCase())),
+    );
+    const token = /Unlock token: (\S+)/.exec(mail.raw)![1];
+
+    const unlock = () => stack.api.get('/api/v1/ufel/partners/login/unlock', { query: { token } });
+    expect((await unlock()).status).toBe(200);
+    expect((await login(p.email, p.password, office)).status).toBe(200);
+    const again = await unlock();
+    expect(again.status).toBe(422);
+    expect(again.body.data.appErrorCode).toBe('INVALID_TOKEN');
   });
 });
 

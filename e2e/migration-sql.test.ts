@@ -28,6 +28,7 @@ const APPLIED: Record<string, string> = {
   'identity/0012-api-key-scopes': 'e1215fa6a195e941',
   'identity/0013-email-codes-per-day': '2e5b541d5cde8872',
   'identity/0014-team-members-and-audit-log': 'd9fcebaa9fa06f2c',
+  'identity/0015-login-unlock-tokens': '57eda4955db71e1e',
   'leaderboard/events-applied-events': 'f7dddda03630bd29',
   'leaderboard/events-applied-events-retention': '38820ec3f379239c',
   'leaderboard/0001-standings': '2074146c70f49443',

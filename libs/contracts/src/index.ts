@@ -2,6 +2,7 @@ import './validation.ts';
 import { accountOperations } from './accounts.ts';
 import { identityOperations } from './identity.ts';
 import { leaderboardOperations } from './leaderboard.ts';
+import { loginUnlockOperations } from './login-unlock.ts';
 import { onboardingOperations } from './onboarding.ts';
 import type { Operation } from './operation.ts';
 import { rulesOperations } from './rules.ts';
@@ -20,6 +21,7 @@ export * from './common.ts';
 export * from './events.ts';
 export * as identity from './identity.ts';
 export * as leaderboard from './leaderboard.ts';
+export * as loginUnlock from './login-unlock.ts';
 export * as onboarding from './onboarding.ts';
 export * from './operation.ts';
 export * from './permissions.ts';
@@ -43,6 +45,7 @@ export * as webhooks from './webhooks.ts';
 export const allOperations: readonly Operation[] = [
   ...identityOperations,
   ...teamOperations,
+  ...loginUnlockOperations,
   ...accountOperations,
   ...onboardingOperations,
   ...rulesOperations,

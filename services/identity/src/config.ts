@@ -32,6 +32,8 @@ const load = serviceConfig('identity', {
   MAIL_RETRY_BASE_MS: integer(2000),
   MAIL_RETRY_MAX_MS: integer(300_000),
   MAIL_MAX_ATTEMPTS: integer(8),
+  /** Where partners reach the API: the base of the links identity mails (login unlock). */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:3000'),
   EMAIL_CODE_TTL_SECONDS: integer(600),
   EMAIL_CODE_MAX_ATTEMPTS: integer(5),
   /** The least time between two codes for one account (resend-code). */

@@ -16,6 +16,7 @@ import { createAccountUserHandler } from './operations/create-account-user.ts';
 import { getMeHandler } from './operations/get-me.ts';
 import { getJwksHandler, getPartnerHandler, getPartnerProfileHandler } from './operations/internal.ts';
 import { loginHandler } from './operations/login.ts';
+import { loginUnlockHandlers } from './operations/login-unlock.ts';
 import { logoutHandler } from './operations/logout.ts';
 import { refreshTokensHandler } from './operations/refresh-tokens.ts';
 import { registerPartnerHandler } from './operations/register-partner.ts';
@@ -62,6 +63,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
       return [
         registerPartnerHandler(deps),
         loginHandler(deps),
+        ...loginUnlockHandlers(deps),
         refreshTokensHandler(deps),
         logoutHandler(deps),
         getMeHandler(deps),

@@ -156,6 +156,19 @@ export const identityDocs: Record<string, OperationDocs> = {
     },
     response: accountUser,
   },
+  requestLoginUnlock: {
+    description:
+      "Sends the partner at this e-mail a single-use link (valid 1 hour) that lifts its login throttles, e.g. after someone else's failed logins from its address. The answer is the same whether or not the e-mail has an account; at most one link a minute per e-mail.",
+    request: { email: 'partner@example.com' },
+    response: {},
+  },
+  unlockLogin: {
+    description:
+      'The link the unlock e-mail carries: lifts every login throttle of the e-mail it was sent to. Works once, for an hour.',
+    errors: { 422: [{ code: 'INVALID_TOKEN', when: 'the link is unknown, used or expired' }] },
+    query: { token: 'Zk9x…' },
+    response: {},
+  },
   verifyEmail: {
     description:
       "Verifies an account user's e-mail with the code sent to it (5 tries per code). Every failure is the same answer, whether or not the e-mail has an account.",
