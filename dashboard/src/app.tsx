@@ -1,12 +1,16 @@
+import type { Permission } from '@coin/contracts';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { AcceptInvite } from './pages/accept-invite.tsx';
 import { ApiKeys } from './pages/api-keys.tsx';
+import { AuditLog } from './pages/audit-log.tsx';
 import { SignIn, SignUp } from './pages/auth.tsx';
 import { Leaderboards } from './pages/leaderboards.tsx';
 import { Ledger } from './pages/ledger.tsx';
 import { Onboarding } from './pages/onboarding.tsx';
 import { Overview } from './pages/overview.tsx';
 import { Rules } from './pages/rules.tsx';
+import { Team } from './pages/team.tsx';
 import { Tiers } from './pages/tiers.tsx';
 import { Treasury } from './pages/treasury.tsx';
 import { UserPage } from './pages/user.tsx';
@@ -14,9 +18,13 @@ import { Users } from './pages/users.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
 import { Link, usePath } from './router.tsx';
 import { restore, signOut, useSession } from './session.ts';
+import { StepUpDialog } from './step-up.tsx';
 
-/** The signed-in pages, in the navigation's order; the first is also every unknown path's. */
-const PAGES: [string, string, FunctionComponent][] = [
+/**
+ * The signed-in pages, in the navigation's order (the first is also every unknown path's), each with
+ * the permission without which it is not offered (the others need only `read`).
+ */
+const PAGES: [string, string, FunctionComponent, Permission?][] = [
   ['/', 'Overview', Overview],
   ['/users', 'Users', Users],
   ['/onboarding', 'Onboarding', Onboarding],
@@ -26,13 +34,15 @@ const PAGES: [string, string, FunctionComponent][] = [
   ['/tiers', 'Tiers', Tiers],
   ['/leaderboards', 'Leaderboards', Leaderboards],
   ['/webhooks', 'Webhooks', Webhooks],
-  ['/api-keys', 'API keys', ApiKeys],
+  ['/api-keys', 'API keys', ApiKeys, 'credentials'],
+  ['/team', 'Team', Team, 'team'],
+  ['/audit-log', 'Audit log', AuditLog, 'audit'],
 ];
 
-function signedInPage(path: string) {
+function signedInPage(path: string, pages: typeof PAGES) {
   if (path.startsWith('/users/'))
     return <UserPage userId={decodeURIComponent(path.slice('/users/'.length))} />;
-  const [, , Shown] = PAGES.find(([to]) => to === path) ?? PAGES[0];
+  const [, , Shown] = pages.find(([to]) => to === path) ?? pages[0];
   return <Shown />;
 }
 
@@ -44,6 +54,13 @@ export function App() {
     restore().finally(() => setRestored(true));
   }, []);
   if (!restored) return <main aria-busy="true">Loading…</main>;
+  if (path === '/accept-invite')
+    return (
+      <main>
+        <AcceptInvite />
+      </main>
+    );
+  const pages = PAGES.filter(([, , , needs]) => !needs || session.can(needs));
   return (
     <>
       <header>
@@ -52,7 +69,7 @@ export function App() {
           <>
             <nav aria-label="Dashboard">
               <ul>
-                {PAGES.map(([to, text]) => (
+                {pages.map(([to, text]) => (
                   <li key={to}>
                     <Link to={to} current={path === to || (to === '/users' && path.startsWith('/users/'))}>
                       {text}
@@ -62,7 +79,8 @@ export function App() {
               </ul>
             </nav>
             <p class="who">
-              {session.partner?.name}{' '}
+              {session.partner?.name}
+              {session.member && ` · ${session.member.email} (${session.member.role})`}{' '}
               <button type="button" onClick={() => signOut()}>
                 Sign out
               </button>
@@ -70,7 +88,10 @@ export function App() {
           </>
         )}
       </header>
-      <main>{session.signedIn ? signedInPage(path) : path === '/sign-up' ? <SignUp /> : <SignIn />}</main>
+      <main>
+        {session.signedIn ? signedInPage(path, pages) : path === '/sign-up' ? <SignUp /> : <SignIn />}
+      </main>
+      <StepUpDialog />
     </>
   );
 }

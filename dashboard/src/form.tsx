@@ -1,6 +1,8 @@
+import type { Permission } from '@coin/contracts';
 import { CoinApiError } from '@coin/sdk';
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
+import { RoleNote, useLacking } from './allowed.tsx';
 import { confirmPassword } from './session.ts';
 import { Alert, Field, type FieldProps, Section } from './ui.tsx';
 
@@ -43,6 +45,8 @@ interface FormProps {
   /** For a form that adds something: after success it is cleared and `added` refreshes what shows it. */
   added?: () => void;
   children?: (errors: FieldErrors) => ComponentChildren;
+  /** The permission the action needs and what it does ("reverse entries"): without it, the form says so and cannot be sent. */
+  requires?: [Permission, string];
 }
 
 /** A section of the page that is one form, both named by its `label`; `after` follows the form. */
@@ -64,6 +68,7 @@ export function Form(props: FormProps) {
   const [busy, setBusy] = useState(false);
   // The API asked for a recent password (a money-policy or credential change): the form asks for it.
   const [stepUp, setStepUp] = useState(false);
+  const lacking = useLacking(...(props.requires ?? ['read', '']));
   const onSubmit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -111,7 +116,8 @@ export function Form(props: FormProps) {
       )}
       <Alert>{general}</Alert>
       <Alert kind="ok">{done}</Alert>
-      <button type="submit" disabled={busy}>
+      <RoleNote text={lacking} />
+      <button type="submit" disabled={busy || lacking !== undefined}>
         {props.submit}
       </button>
     </form>

@@ -1,5 +1,6 @@
 import { CoinApiError } from '@coin/sdk';
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { withStepUp } from './step-up.tsx';
 
 /** Loads on mount and whenever `deps` change; `reload` loads again (after a change). */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -68,7 +69,7 @@ export function useAction(after: () => void) {
   const [failure, setFailure] = useState<string>();
   const run = (change: () => Promise<unknown>) => {
     setFailure(undefined);
-    change().then(after, (err: Error) => setFailure(messageOf(err)));
+    withStepUp(change).then(after, (err: Error) => setFailure(messageOf(err)));
   };
   return { failure, run };
 }

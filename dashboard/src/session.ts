@@ -1,3 +1,4 @@
+import { type Permission, ROLE_PERMISSIONS, type Role } from '@coin/contracts';
 import { CoinApiError, type Credentials, createClient, type FailureBody } from '@coin/sdk';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -16,6 +17,8 @@ interface Partner {
  */
 let accessToken: string | undefined;
 let partner: Partner | undefined;
+/** The signed-in member: their role decides which pages and buttons the dashboard offers. */
+let member: { id: string; email: string; role: Role } | undefined;
 let inflight: Promise<string | undefined> | undefined;
 const listeners = new Set<() => void>();
 const changed = () => {
@@ -43,6 +46,7 @@ const credentials: Credentials = {
         () => {
           accessToken = undefined;
           partner = undefined;
+          member = undefined;
           changed();
           return undefined;
         },
@@ -65,7 +69,20 @@ export async function signIn(email: string, password: string): Promise<void> {
   });
   accessToken = data.accessToken as string;
   partner = data.user as Partner;
+  await loadMember();
   changed();
+}
+
+/** Enters the password again (a new sign-in): what the API's step-up asks before a sensitive change. */
+export async function confirmPassword(password: string): Promise<void> {
+  const email = member?.email ?? partner?.email;
+  if (!email || !password) throw new Error('enter your password to confirm');
+  await signIn(email, password);
+}
+
+/** The member and role of this session (the gateway enforces the role; the pages follow it). */
+async function loadMember(): Promise<void> {
+  member = await api.getCurrentMember().catch(() => undefined);
 }
 
 export async function signOut(): Promise<void> {
@@ -74,13 +91,8 @@ export async function signOut(): Promise<void> {
   );
   accessToken = undefined;
   partner = undefined;
+  member = undefined;
   changed();
-}
-
-/** Enters the password again (a new sign-in): what the API's step-up asks before a sensitive change. */
-export async function confirmPassword(password: string): Promise<void> {
-  if (!partner || !password) throw new Error('enter your password to confirm');
-  await signIn(partner.email, password);
 }
 
 /** After a reload: the cookie, if any, gives a new access token. */
@@ -88,11 +100,22 @@ export async function restore(): Promise<void> {
   if (await credentials.refresh!(undefined, async () => Promise.reject())) {
     const me = await api.getMe();
     partner = { id: me.partnerId, email: me.email, name: me.partnerName };
+    await loadMember();
   }
   changed();
 }
 
-export function useSession(): { signedIn: boolean; partner?: Partner } {
+export interface Session {
+  signedIn: boolean;
+  partner?: Partner;
+  member?: typeof member;
+  /** Whether the member's role holds `permission` (unknown member: the API alone decides). */
+  can: (permission: Permission) => boolean;
+}
+
+const can = (permission: Permission) => !member || ROLE_PERMISSIONS[member.role].includes(permission);
+
+export function useSession(): Session {
   const [, setTick] = useState(0);
   useEffect(() => {
     const l = () => setTick((t) => t + 1);
@@ -101,5 +124,5 @@ export function useSession(): { signedIn: boolean; partner?: Partner } {
       listeners.delete(l);
     };
   }, []);
-  return { signedIn: accessToken !== undefined, partner };
+  return { signedIn: accessToken !== undefined, partner, member, can };
 }

@@ -145,6 +145,18 @@ describe('the money actions in the dashboard', () => {
     await form.getByRole('button', { name: 'Set the limit' }).click();
     await form.getByText('The limit is 1,000 coins.').waitFor();
     await expect.poll(() => page.getByTestId('limit').textContent()).toBe('1,000 coins');
+    // The change reaches the audit log through an event: the page is opened again until it lists it.
+    const changes = page.getByRole('table', { name: 'Changes of the issuance limit' });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole('heading', { level: 1, name: 'Treasury' }).waitFor();
+          return changes.getByRole('row', { name: /setTreasury/ }).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     await checkPage('treasury');
   });
 
@@ -191,7 +203,7 @@ describe('the money actions in the dashboard', () => {
           await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
           return earners.getByRole('img').count();
         },
-        { timeout: 15_000 },
+        { timeout: 30_000 },
       )
       .toBe(1);
     await earners.getByText(/: the figures$/).click();

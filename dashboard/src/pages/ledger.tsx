@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { RoleNote, useLacking } from '../allowed.tsx';
 import { type ChainEntry, type Verdict, verifyChain } from '../chain.ts';
 import { download } from '../download.ts';
 import { api } from '../session.ts';
@@ -52,6 +53,7 @@ export function Ledger() {
     }
   };
   const progress = (n: number) => setBusy(`Read ${n} entries…`);
+  const cannot = useLacking('export', 'export the ledger');
   return (
     <Page title="Ledger">
       <p>
@@ -59,10 +61,11 @@ export function Ledger() {
         Download it to keep, and verify it here: your browser recomputes every hash (SHA-256) itself.
       </p>
       <Section title="Export and verify">
+        <RoleNote text={cannot} />
         <div class="row">
           <button
             type="button"
-            disabled={busy !== undefined}
+            disabled={busy !== undefined || cannot !== undefined}
             onClick={() =>
               run('Exporting…', async () => {
                 const entries = await exportAll(progress);
@@ -76,7 +79,7 @@ export function Ledger() {
           </button>
           <button
             type="button"
-            disabled={busy !== undefined}
+            disabled={busy !== undefined || cannot !== undefined}
             onClick={() =>
               run('Verifying…', async () =>
                 setVerdict({ verdict: await verifyChain(await exportAll(progress)), source: 'The ledger' }),

@@ -84,6 +84,7 @@ export function Onboarding() {
           label="Onboard users"
           fields={[{ name: 'users' }]}
           submit="Onboard users"
+          requires={['users', 'onboard users']}
           added={requests.reload}
           action={async (values, form) => {
             setProblems([]);

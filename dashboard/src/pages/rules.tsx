@@ -24,6 +24,7 @@ export function Rules() {
         label="Create a rule"
         fields={RULE_FIELDS}
         submit="Create rule"
+        requires={['rules', 'create rules']}
         added={rules.reload}
         action={async ({ name, coinValue, maxNumberOfParticipant, condition }) => {
           const rule = await api.createRule({ name, coinValue, maxNumberOfParticipant, condition });
@@ -71,6 +72,7 @@ export function Rules() {
         label="Reward a user"
         fields={labelled({ userId: 'User id', ruleName: 'Rule name' })}
         submit="Reward user"
+        requires={['coins', 'reward users']}
         action={async ({ userId, ruleName }) => {
           const { coinsLedger, isExisting } = await api.rewardUser({ userId, ruleName });
           return isExisting

@@ -15,6 +15,7 @@ export function Tiers() {
           { name: 'rank', label: 'Rank', type: 'number' },
         ]}
         submit="Create tier"
+        requires={['rules', 'create tiers']}
         added={tiers.reload}
         action={async (v) =>
           `Tier ${(await api.createTier({ name: v.name, rank: Number(v.rank) })).name} created.`
@@ -47,6 +48,7 @@ export function MoveUser(props: {
       label="Move a user to a tier"
       fields={[props.userId ? { name: 'userId' } : { name: 'userId', label: 'User id' }, { name: 'tierId' }]}
       submit="Move user"
+      requires={['users', 'move users between tiers']}
       action={async (v) => {
         await api.upgradeTier({ userId: props.userId ?? v.userId, tierId: v.tierId });
         props.onMoved?.();

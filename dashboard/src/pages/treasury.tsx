@@ -1,12 +1,22 @@
+import { AuditTable } from '../audit.tsx';
 import { FormSection } from '../form.tsx';
 import { useLoad } from '../load.tsx';
-import { api } from '../session.ts';
-import { Alert, Page } from '../ui.tsx';
+import { api, useSession } from '../session.ts';
+import { Alert, Page, Section } from '../ui.tsx';
 
 const coins = (n: number) => `${n.toLocaleString('en', { maximumFractionDigits: 2 })} coins`;
 
 export function Treasury() {
+  const session = useSession();
   const treasury = useLoad(() => api.getTreasury(), []);
+  // The limit's changes are in the audit log, which the 'audit' permission reads.
+  const history = useLoad(
+    () =>
+      session.can('audit')
+        ? api.listAuditLog({ action: 'setTreasury', limit: 20 })
+        : Promise.resolve(undefined),
+    [],
+  );
   const t = treasury.data;
   const headroom = t && t.issuanceLimit !== null ? t.issuanceLimit - t.outstanding : undefined;
   return (
@@ -44,7 +54,11 @@ export function Treasury() {
           },
         ]}
         submit="Set the limit"
-        added={treasury.reload}
+        requires={['treasury', 'set the issuance limit']}
+        added={() => {
+          treasury.reload();
+          history.reload();
+        }}
         action={async (v) => {
           const text = v.issuanceLimit.trim();
           const issuanceLimit = text === '' ? null : Number(text);
@@ -54,6 +68,11 @@ export function Treasury() {
             : `The limit is ${coins(next.issuanceLimit)}.`;
         }}
       />
+      {history.data && (
+        <Section title="Changes of the limit">
+          <AuditTable label="Changes of the issuance limit" rows={history.data.data} />
+        </Section>
+      )}
     </Page>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { RoleNote, useLacking } from '../allowed.tsx';
 import { Form } from '../form.tsx';
 import { useLoad, usePaged } from '../load.tsx';
 import { userName, userTag } from '../names.ts';
@@ -21,6 +22,7 @@ function Transfer(props: { userId: string; direction: 'to' | 'from'; onMoved: ()
         { name: 'narration', label: `Narration (${give ? 'give' : 'take'})` },
       ]}
       submit={give ? 'Give coins' : 'Take coins'}
+      requires={['coins', 'move coins']}
       added={props.onMoved}
       action={async (v) => {
         const body = { userId: props.userId, coins: Number(v.coins), narration: v.narration || undefined };
@@ -45,6 +47,7 @@ export function UserPage(props: { userId: string }) {
   const tiers = useLoad(() => api.listTiers({ limit: 100 }), []);
   const [reversing, setReversing] = useState<Entry>();
   const [reversed, setReversed] = useState<string>();
+  const cannotReverse = useLacking('coins', 'reverse entries');
   const tierName = tiers.data?.data.find((t) => t.id === user.data?.tierId)?.name;
   const name = userName(user.data?.userData);
   const moved = () => {
@@ -77,6 +80,7 @@ export function UserPage(props: { userId: string }) {
       </Section>
       <Section title="History">
         <Alert kind="ok">{reversed}</Alert>
+        <RoleNote text={cannotReverse} />
         <ListTable
           list={history}
           columns={[
@@ -92,6 +96,7 @@ export function UserPage(props: { userId: string }) {
                   <button
                     type="button"
                     aria-label={`Reverse ${e.coins} coins: ${e.narration}`}
+                    disabled={cannotReverse !== undefined}
                     onClick={() => setReversing(e)}
                   >
                     Reverse

@@ -62,6 +62,7 @@ export function Webhooks() {
               { name: 'url', label: 'Webhook URL', type: 'url', defaultValue: me.data.webhookUrl ?? '' },
             ]}
             submit="Save webhook"
+            requires={['webhooks', 'change the webhook']}
             action={async (v) => {
               const all = kinds.data!.data.map((k) => k.event);
               const chosen = all.filter((k) => v[`event:${k}`] === 'on');

@@ -53,6 +53,30 @@ export function useDashboard(env: Record<string, string> = {}) {
   });
 }
 
+/** A second browser session beside the first (its own cookies): another member signed in apart. */
+export async function newPage(): Promise<Page> {
+  const other = await context.browser()!.newContext({
+    baseURL: stack.url,
+    viewport: { width: 1200, height: 900 },
+    timezoneId: 'UTC',
+    locale: 'en-US',
+    reducedMotion: 'reduce',
+  });
+  const opened = await other.newPage();
+  opened.setDefaultTimeout(8_000);
+  return opened;
+}
+
+/** Signs in on `on` through the sign-in form. */
+export async function signIn(email: string, password: string, on: Page = page) {
+  await on.goto('/dashboard/');
+  const form = on.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('E-mail').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await on.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
 /** Each page: no serious or critical axe violation, and its screenshot as committed (soft: the test goes on). */
 export async function checkPage(name: string, on: Page = page, fullPage = true) {
   const violations = await seriousViolations(on);
@@ -66,7 +90,7 @@ export async function go(link: string, on: Page = page) {
   await on.getByRole('heading', { level: 1, name: link }).waitFor();
 }
 
-const PASSWORD = 'correct horse battery staple';
+export const PASSWORD = 'correct horse battery staple';
 
 /** Fills the sign-up form (the API refuses a bad `userDetailsUrl`, the first step shows it). */
 export async function signUp(email: string, business = 'Dash Ltd', on: Page = page) {
