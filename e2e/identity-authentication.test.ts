@@ -110,13 +110,32 @@ describe('bearer authentication', () => {
       { url: 'https://partner.example/hook2' },
       { token: p.accessToken },
     );
-    expect(second.body.data.secret).toBe(first.body.data.secret);
-    const rotated = await stack.api.put(
+    // A URL change keeps the secret and does not show it: it is shown once, when created or rotated.
+    expect(second.status).toBe(200);
+    expect(second.body.data).toEqual({ url: 'https://partner.example/hook2', events: expect.any(Array) });
+    expect(second.text).not.toContain(first.body.data.secret);
+    const rotated = await stack.api.post('/api/v1/ufel/partners/webhook/secret', undefined, {
+      token: p.accessToken,
+    });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data.secret).not.toBe(first.body.data.secret);
+    // Rotation is a credential change: not through the URL call, and never with an API key.
+    const viaUrl = await stack.api.put(
       '/api/v1/ufel/partners/webhook',
       { url: 'https://partner.example/hook2', rotateSecret: true },
       { token: p.accessToken },
     );
-    expect(rotated.body.data.secret).not.toBe(first.body.data.secret);
+    expect(viaUrl.status).toBe(400);
+    const key = await stack.api.post(
+      '/api/v1/ufel/partners/api-keys',
+      { name: 'k' },
+      { token: p.accessToken },
+    );
+    const byKey = await stack.api.post('/api/v1/ufel/partners/webhook/secret', undefined, {
+      token: key.body.data.key,
+    });
+    expect(byKey.status).toBe(403);
     expectFailure(
       await stack.api.put('/api/v1/ufel/partners/webhook', { url: 'ftp://x' }, { token: p.accessToken }),
       400,

@@ -163,7 +163,7 @@ describe('a team', () => {
     expect(key.status, JSON.stringify(key.body)).toBe(200);
     const hook = await stack.api.put(
       `${TEAM}/webhook`,
-      { url: 'https://partner.example/hooks', rotateSecret: true },
+      { url: 'https://partner.example/hooks' },
       { token: owner.accessToken },
     );
     expect(hook.status, JSON.stringify(hook.body)).toBe(200);

@@ -41,7 +41,8 @@ describe('webhook URL or secret changed', () => {
     await broken.waitFor(1);
     const failed = await eventually(async () => (await sdk.listDeliveries({ status: 'failed' })).data[0]);
 
-    const { secret } = await sdk.setWebhook({ url: fixed.url, rotateSecret: true });
+    await sdk.setWebhook({ url: fixed.url });
+    const { secret } = await sdk.rotateWebhookSecret();
     await sdk.retryDelivery({ id: failed.id });
     const [call] = await fixed.waitFor(1, 5_000);
     expect(verifySignature(secret, call.headers, call.body)).toBe(true);

@@ -77,7 +77,7 @@ describe('webhook event sequences across a crash', () => {
         events: ['COINS_TRANSFERRED'],
       });
       const users = await onboardUsers(stack.api, p.accessToken, 4);
-      subscribers.push({ p, receiver, secret, users, entries: [] });
+      subscribers.push({ p, receiver, secret: secret!, users, entries: [] });
     }
 
     // Transfers before webhooks ever ran: a deployment does not send the stream's history.

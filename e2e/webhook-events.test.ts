@@ -46,7 +46,7 @@ async function subscribed(events?: webhooks.EventKind[]) {
   const p = await registerAndLogin(stack.api);
   const sdk = partnerClient(stack.api, p);
   const set = await sdk.setWebhook({ url: receiver.url, ...(events ? { events } : {}) });
-  return { p, sdk, receiver, secret: set.secret, set };
+  return { p, sdk, receiver, secret: set.secret!, set };
 }
 
 /** One call per delivery (a repeat of a delivery carries its webhook-id again). */

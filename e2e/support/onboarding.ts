@@ -11,7 +11,8 @@ export function newUsers(n: number, userData: (i: number) => Record<string, unkn
 
 /** Points the partner's webhook at `url`; returns the signing secret. */
 export async function setWebhook(api: ApiClient, p: RegisteredPartner, url: string): Promise<string> {
-  return (await partnerClient(api, p).setWebhook({ url })).secret;
+  // The first URL set creates the secret, so its answer carries it.
+  return (await partnerClient(api, p).setWebhook({ url })).secret!;
 }
 
 /** Asks for the users to be onboarded (done in the background); returns the request's id. */

@@ -68,8 +68,11 @@ export function Webhooks() {
               const chosen = all.filter((k) => v[`event:${k}`] === 'on');
               // Every kind ticked is sent as no list: kinds added later are then sent too.
               const events = chosen.length === all.length ? undefined : chosen;
-              const res = await api.setWebhook({ url: v.url, rotateSecret: v.rotateSecret === 'on', events });
-              setSecret(res.secret);
+              const res = await api.setWebhook({ url: v.url, events });
+              // The secret is shown once: when the first URL creates it, or when it is rotated
+              // (a credential change, which asks for a recent password).
+              const rotated = v.rotateSecret === 'on' ? (await api.rotateWebhookSecret()).secret : undefined;
+              setSecret(rotated ?? res.secret);
               me.reload();
               return 'Webhook saved.';
             }}

@@ -13,9 +13,12 @@ import {
 import { operationsOf } from './operation.ts';
 import { API_KEY_SCOPES } from './permissions.ts';
 import { text } from './text.ts';
+import { rotateWebhookSecret, setWebhook } from './webhook-settings.ts';
 import { eventKind } from './webhooks.ts';
 
 const { http, internal } = operationsOf('identity');
+
+export { rotateWebhookSecret, setWebhook };
 
 /** Names a partner chooses: an application, a partner, an API key. */
 const name200 = text({ max: 200 });
@@ -124,33 +127,6 @@ export const getMe = http('getMe', 'GET /api/v1/ufel/partners/me', {
         createdAt: isoTimestamp,
       })
       .meta({ id: 'PartnerAccount', description: 'The calling partner, with its webhook settings.' }),
-  },
-});
-
-/**
- * The event kinds a partner receives: none named means every kind (kinds added later included), so
- * the stored form is null; a list names some, each at most once.
- */
-const webhookEvents = z
-  .array(eventKind)
-  .min(1)
-  .max(eventKind.options.length)
-  .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'must not repeat an event kind' });
-
-export const setWebhook = http('setWebhook', 'PUT /api/v1/ufel/partners/webhook', {
-  permission: 'webhooks',
-  message: 'webhook updated',
-  summary: 'Set the webhook URL and the events sent to it; returns the signing secret (whsec_…)',
-  schemas: {
-    body: z.strictObject({
-      url: httpUrl,
-      rotateSecret: z.boolean().default(false),
-      events: webhookEvents.optional(),
-    }),
-    response: z.object({ url: z.string(), secret: z.string(), events: z.array(eventKind) }).meta({
-      id: 'WebhookSettings',
-      description: 'Where webhooks go, their signing secret and the kinds sent.',
-    }),
   },
 });
 
@@ -290,6 +266,7 @@ export const identityOperations = [
   logout,
   getMe,
   setWebhook,
+  rotateWebhookSecret,
   createApiKey,
   listApiKeys,
   revokeApiKey,

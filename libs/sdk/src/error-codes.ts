@@ -51,6 +51,14 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
+  rotateWebhookSecret:
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
+    | 'UNAUTHORIZED';
   createApiKey:
     | 'Bad request'
     | 'FORBIDDEN'

@@ -12,6 +12,7 @@ export const partnerOperations = {
   logout: identity.logout,
   getMe: identity.getMe,
   setWebhook: identity.setWebhook,
+  rotateWebhookSecret: identity.rotateWebhookSecret,
   createApiKey: identity.createApiKey,
   listApiKeys: identity.listApiKeys,
   revokeApiKey: identity.revokeApiKey,

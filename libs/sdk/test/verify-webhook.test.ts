@@ -44,7 +44,7 @@ async function realDelivery() {
   const { secret } = await client.setWebhook({ url: receiver.url });
   await client.onboardUsers({ users: [{ userId: randomUUID(), userData: {} }] });
   const [delivery] = await receiver.waitFor(1);
-  return { secret, delivery };
+  return { secret: secret!, delivery };
 }
 
 describe('verifyWebhook', () => {

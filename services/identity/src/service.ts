@@ -21,7 +21,7 @@ import { logoutHandler } from './operations/logout.ts';
 import { refreshTokensHandler } from './operations/refresh-tokens.ts';
 import { registerPartnerHandler } from './operations/register-partner.ts';
 import { resendCodeHandler } from './operations/resend-code.ts';
-import { setWebhookHandler } from './operations/set-webhook.ts';
+import { rotateWebhookSecretHandler, setWebhookHandler } from './operations/set-webhook.ts';
 import { teamHandlers } from './operations/team.ts';
 import { verifyEmailHandler } from './operations/verify-email.ts';
 
@@ -68,6 +68,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         logoutHandler(deps),
         getMeHandler(deps),
         setWebhookHandler(deps),
+        rotateWebhookSecretHandler(deps),
         ...apiKeyHandlers(deps),
         ...teamHandlers(deps),
         acceptInviteHandler(deps),

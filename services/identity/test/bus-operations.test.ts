@@ -114,15 +114,15 @@ describe('identity over the bus', () => {
       webhookUrl: 'https://partner.example/hooks',
       webhookSecret: set.secret,
     });
+    // A URL change keeps the secret and does not show it again; a rotation shows the new one once.
     const kept = await svc.call(identity.setWebhook, {
       partnerId,
       body: { url: 'https://partner.example/h2', rotateSecret: false },
     });
-    expect(kept.secret).toBe(set.secret);
-    const rotated = await svc.call(identity.setWebhook, {
-      partnerId,
-      body: { url: 'https://partner.example/h2', rotateSecret: true },
-    });
+    expect(kept.secret).toBeUndefined();
+    expect((await svc.call(identity.getPartner, { partnerId, body: {} })).webhookSecret).toBe(set.secret);
+    const rotated = await svc.call(identity.rotateWebhookSecret, { partnerId });
+    expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(set.secret);
   });
 

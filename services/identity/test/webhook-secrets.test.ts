@@ -44,7 +44,7 @@ async function partnerWithWebhook(): Promise<{ partnerId: string; secret: string
     partnerId: partner.partnerId,
     body: { url: 'https://partner.example/hooks', rotateSecret: false },
   });
-  return { partnerId: partner.partnerId, secret: set.secret };
+  return { partnerId: partner.partnerId, secret: set.secret! };
 }
 
 const stored = async (partnerId: string) =>
@@ -74,10 +74,7 @@ describe('webhook signing secrets at rest', () => {
     expect(row.sealed?.startsWith(`v1.${fingerprint(keyA)}.`)).toBe(true);
     expect(row.sealed).not.toContain(secret.slice('whsec_'.length, 20));
     expect(await secretOf(partnerId)).toBe(secret);
-    const rotated = await svc.call(identity.setWebhook, {
-      partnerId,
-      body: { url: 'https://partner.example/hooks', rotateSecret: true },
-    });
+    const rotated = await svc.call(identity.rotateWebhookSecret, { partnerId });
     expect(rotated.secret).not.toBe(secret);
     expect((await stored(partnerId)).plain).toBeNull();
     expect(await secretOf(partnerId)).toBe(rotated.secret);

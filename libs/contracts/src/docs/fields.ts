@@ -33,7 +33,7 @@ export const fieldDocs: Record<string, string> = {
   webhookUrl: 'Where webhooks are POSTed (http or https).',
   url: 'The webhook URL.',
   secret: 'The webhook signing secret (`whsec_` + base64); keep it private.',
-  rotateSecret: 'true to issue a new signing secret.',
+  rotateSecret: 'Must be false: rotating the secret is `POST /api/v1/ufel/partners/webhook/secret`.',
   clientId: 'Your client id (hexadecimal).',
   tokens: 'An access token (JWT, 15 minutes) and a refresh token (single-use, 30 days).',
   accessToken: 'Send as `Authorization: Bearer <accessToken>`.',

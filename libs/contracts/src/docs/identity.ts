@@ -109,7 +109,7 @@ export const identityDocs: Record<string, OperationDocs> = {
   },
   setWebhook: {
     description:
-      'Sets where webhooks go, and returns the signing secret (`whsec_…`). The secret stays the same across URL changes unless `rotateSecret` is true. Setting a URL re-enables one disabled by a 410 answer. `events` names the kinds sent (see `GET /api/v1/laas/webhooks/events`); without it every kind is sent, kinds added later included. The answer\u2019s `events` lists the kinds in force. Events recorded before the change keep their deliveries.',
+      'Sets where webhooks go. The first URL set creates the signing secret (`whsec_…`) and this answer shows it, once; a later URL change keeps the secret and does not show it (`rotateWebhookSecret` replaces it, with a recent password; `rotateSecret: true` here is refused). Setting a URL re-enables one disabled by a 410 answer. `events` names the kinds sent (see `GET /api/v1/laas/webhooks/events`); without it every kind is sent, kinds added later included. The answer\u2019s `events` lists the kinds in force. Events recorded before the change keep their deliveries.',
     request: {
       url: 'https://demo.example/hooks',
       rotateSecret: false,
@@ -120,6 +120,11 @@ export const identityDocs: Record<string, OperationDocs> = {
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       events: ['USER_ONBOARDING', 'COINS_TRANSFERRED'],
     },
+  },
+  rotateWebhookSecret: {
+    description:
+      'Replaces the webhook signing secret: deliveries are signed with the new one from now on, and this answer is the only place it is shown. Needs a login session whose password was entered in the last 5 minutes, never an API key.',
+    response: { secret: 'whsec_Q2v9Lr7TzX1pWm4Ks8Nd3Hb6Yc0Fj5Ga' },
   },
   createApiKey: {
     description:

@@ -95,3 +95,18 @@ export async function setWebhook(
   );
   return row && { ...row, events: subscribedKinds(row.events) };
 }
+
+/** Replaces the signing secret (sealed); false when the partner does not exist. */
+export async function replaceWebhookSecret(
+  em: EntityManager,
+  partnerId: string,
+  sealed: string,
+): Promise<boolean> {
+  const row = await boundRow<{ partnerId: string }>(
+    em,
+    `UPDATE partners SET webhook_secret_encrypted = $2, webhook_secret = NULL, updated_at = now()
+      WHERE partner_id = $1 RETURNING partner_id AS "partnerId"`,
+    [partnerId, sealed],
+  );
+  return row !== undefined;
+}
