@@ -67,6 +67,8 @@ const APPLIED: Record<string, string> = {
   'wallet/0012-ledger-batch-function': '0b8e2bd4c5e88c3e',
   'wallet/0013-pending-transfers': '55deee6d07d15c13',
   'wallet/0014-ledger-batch-pending': 'de6ea62923aa4469',
+  'wallet/0015-credit-lots': '2b4d30a23f740fd2',
+  'wallet/0016-ledger-batch-lots': 'b9e83b1e5d812e38',
   'webhooks/events-applied-events': 'f7dddda03630bd29',
   'webhooks/events-applied-events-retention': '38820ec3f379239c',
   'webhooks/0001-deliveries': '14eb5ff08e7289ee',

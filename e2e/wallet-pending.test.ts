@@ -71,7 +71,7 @@ describe('pending transfers through the gateway', () => {
   it('holds, then posts for less: balances, history, leaderboard and a webhook for each change', async () => {
     const [userId] = await onboardUsers(stack.api, token(), 1);
     const { pendingTransfer } = await hold(userId, 40, { expiresInSeconds: 3600 });
-    expect(await balance(userId)).toEqual({ userId, coins: 0, available: 0, pending: 40 });
+    expect(await balance(userId)).toEqual({ userId, coins: 0, available: 0, pending: 40, expiring: [] });
     const res = await change(pendingTransfer.id, 'post', { coins: 30, narration: 'order delivered' });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('pending transfer posted');
@@ -82,7 +82,7 @@ describe('pending transfers through the gateway', () => {
       balanceAfter: 30,
     });
     expect(res.body.data.releasedLedger).toMatchObject({ transactionType: 'pending_void', coins: 10 });
-    expect(await balance(userId)).toEqual({ userId, coins: 30, available: 30, pending: 0 });
+    expect(await balance(userId)).toEqual({ userId, coins: 30, available: 30, pending: 0, expiring: [] });
     const now = new Date();
     await eventually(async () => {
       const board = await wholeCoinBoard(stack.api, token(), now.getUTCFullYear(), now.getUTCMonth() + 1);

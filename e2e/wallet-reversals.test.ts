@@ -9,6 +9,8 @@ import { FROM_USER, HISTORY, TO_USER, transfer } from './support/wallet.ts';
 
 const REVERSE = '/api/v1/laas/coins/reverse';
 const TREASURY = '/api/v1/laas/coins/treasury';
+/** A treasury without a limit or a default validity, where nothing expired. */
+const UNLIMITED = { expired: 0, issuanceLimit: null, defaultValidity: null };
 
 let stack: Stack;
 let partner: RegisteredPartner;
@@ -241,7 +243,7 @@ describe('treasury', () => {
     expect(spend.status).toBe(200);
     const read = await stack.api.get(TREASURY, { token: p.accessToken });
     expect(read.status).toBe(200);
-    expect(read.body.data).toEqual({ issued: 40, redeemed: 15, outstanding: 25, issuanceLimit: null });
+    expect(read.body.data).toEqual({ ...UNLIMITED, issued: 40, redeemed: 15, outstanding: 25 });
     const set = await stack.api.put(TREASURY, { issuanceLimit: 30 }, { token: p.accessToken });
     expect(set.status).toBe(200);
     expect(set.body.data.issuanceLimit).toBe(30);
@@ -253,7 +255,7 @@ describe('treasury', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.data.error).toMatch(/issuanceLimit/);
     const cleared = await stack.api.put(TREASURY, { issuanceLimit: null }, { token: p.accessToken });
-    expect(cleared.body.data).toEqual({ issued: 45, redeemed: 15, outstanding: 30, issuanceLimit: null });
+    expect(cleared.body.data).toEqual({ ...UNLIMITED, issued: 45, redeemed: 15, outstanding: 30 });
   });
 
   it('100 concurrent transfers against a limit that allows 37: exactly 37 succeed', async () => {

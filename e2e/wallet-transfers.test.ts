@@ -97,7 +97,7 @@ describe('transfers', () => {
     expect(balance.body).toEqual({
       status: 'success',
       message: 'balance returned',
-      data: { userId, coins: 6.75, available: 6.75, pending: 0 },
+      data: { userId, coins: 6.75, available: 6.75, pending: 0, expiring: [] },
     });
   });
 
@@ -215,7 +215,7 @@ describe('history and balance', () => {
     expect(second.body.data.data.map((e: any) => e.coins)).toEqual([2, 1]);
 
     const balance = await stack.api.get(BALANCE, { token: partner.accessToken, query: { userId } });
-    expect(balance.body.data).toEqual({ userId, coins: 9, available: 9, pending: 0 });
+    expect(balance.body.data).toEqual({ userId, coins: 9, available: 9, pending: 0, expiring: [] });
   });
 
   it('an onboarded user without transfers has an empty history and a zero balance', async () => {
@@ -231,6 +231,6 @@ describe('history and balance', () => {
       nextCursor: null,
     });
     const balance = await stack.api.get(BALANCE, { token: partner.accessToken, query: { userId } });
-    expect(balance.body.data).toEqual({ userId, coins: 0, available: 0, pending: 0 });
+    expect(balance.body.data).toEqual({ userId, coins: 0, available: 0, pending: 0, expiring: [] });
   });
 });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { actorSchema } from './actor.ts';
 import { guid, isoTimestamp } from './common.ts';
+import { decimalText, eventBase } from './event-base.ts';
 import { entrySide, transferType } from './ledger-entry.ts';
 import { onboardingFailureSchema, storedUserSchema } from './onboarding.ts';
 import type { ServiceName } from './operation.ts';
-import { onExpiry } from './pending-transfers.ts';
 
 /**
  * JetStream subjects of the facts services publish (stream EVENTS, `events.<service>.<fact>`).
@@ -41,6 +41,12 @@ export const EVENT_SUBJECTS = {
   walletAudit: 'events.wallet.auditRecorded',
   rulesAudit: 'events.rules.auditRecorded',
   onboardingAudit: 'events.onboarding.auditRecorded',
+  /**
+   * A user's credit lots expire within WALLET_EXPIRY_WARNING_DAYS (once per lot), and a lot expired
+   * (its `expiry` entry). Written by the wallet's database functions (migration 0015).
+   */
+  coinsExpiring: 'events.wallet.coinsExpiring',
+  coinsExpired: 'events.wallet.coinsExpired',
 } as const;
 
 /**
@@ -139,16 +145,20 @@ export const EVENT_CONSUMERS = {
     durable: 'identity-onboarding-audit',
     subject: EVENT_SUBJECTS.onboardingAudit,
   },
+  webhooksCoinsExpiring: {
+    service: 'webhooks',
+    durable: 'webhooks-coins-expiring',
+    subject: EVENT_SUBJECTS.coinsExpiring,
+  },
+  webhooksCoinsExpired: {
+    service: 'webhooks',
+    durable: 'webhooks-coins-expired',
+    subject: EVENT_SUBJECTS.coinsExpired,
+  },
 } as const satisfies Record<
   string,
   { service: ServiceName; durable: string; subject: string; startAt?: 'all' | 'new' }
 >;
-
-/** Coins travel in events as exact decimal text (at most 2 places), never as floats. */
-const decimalText = z.string().regex(/^\d+(\.\d{1,2})?$/);
-
-/** What every event carries: its id (also its `Nats-Msg-Id`) and the partner it belongs to. */
-const eventBase = z.object({ eventId: guid, partnerId: guid });
 
 /** An event about one ledger entry of a user: its side, coins and time, as the user's wallet sees it. */
 const ledgerEntryEvent = eventBase.extend({
@@ -212,41 +222,6 @@ export const treasuryLowEvent = eventBase.extend({
   outstanding: decimalText,
   issuanceLimit: decimalText,
   crossedAt: isoTimestamp,
-});
-
-/** What every event about a pending transfer carries. */
-const pendingEvent = eventBase.extend({
-  pendingTransferId: guid,
-  userId: guid,
-  createdAt: isoTimestamp,
-});
-
-/** Coins held for a user: `ledgerEntryId` is the `pending_transfer` entry (and the transfer's id). */
-export const pendingCreatedEvent = pendingEvent.extend({
-  ledgerEntryId: guid,
-  coins: decimalText,
-  expiresAt: isoTimestamp.nullable(),
-  onExpiry,
-});
-
-/**
- * Posted: `ledgerEntryId` credited `coins` to the user's wallet (it is also a transferCompleted);
- * `releasedCoins` went back to the partner by `releasedEntryId` when posted for less.
- */
-export const pendingPostedEvent = pendingEvent.extend({
-  ledgerEntryId: guid,
-  coins: decimalText,
-  releasedCoins: decimalText,
-  releasedEntryId: guid.nullable(),
-  resolvedBy: z.enum(['partner', 'expiry']),
-});
-
-/** Voided by the partner (status voided) or by its expiry (status expired): all `coins` went back. */
-export const pendingVoidedEvent = pendingEvent.extend({
-  ledgerEntryId: guid,
-  coins: decimalText,
-  status: z.enum(['voided', 'expired']),
-  resolvedBy: z.enum(['partner', 'expiry']),
 });
 
 /**

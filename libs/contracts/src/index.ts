@@ -39,6 +39,7 @@ export {
 // The large-request worker pool (piscina, Node only) is the subpath `@coin/contracts/validation-pool`:
 // the SDK imports this index, and the dashboard's browser bundle must stay free of it.
 export * as wallet from './wallet.ts';
+export * from './wallet-events.ts';
 export * as webhooks from './webhooks.ts';
 
 /** Every operation of the system; the gateway's routes and the OpenAPI document come from here. */

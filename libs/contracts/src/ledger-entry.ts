@@ -70,6 +70,8 @@ export const ledgerEntrySchema = z
     updatedAt: isoTimestamp,
     /** The user's wallet balance right after this entry. */
     balanceAfter: z.number(),
+    /** A credit with a validity (it opened a lot): when what is left of it expires. */
+    expiresAt: isoTimestamp.optional(),
   })
   .meta({
     id: 'LedgerEntry',

@@ -19,9 +19,11 @@ import {
   voidPendingTransfer,
 } from './pending-transfers.ts';
 import { text } from './text.ts';
+import { expiringCoinsSchema, periodValiditySchema, validitySchema } from './validity.ts';
 
 export * from './ledger-entry.ts';
 export * from './pending-transfers.ts';
+export * from './validity.ts';
 
 const { http } = operationsOf('wallet');
 
@@ -55,7 +57,19 @@ export const transferToUser = http('transferToUser', 'POST /api/v1/laas/coins/tr
   message: 'coin transferred',
   summary: "Move coins from the partner to a user's wallet (at once, or held pending)",
   callers: ['rules'],
-  schemas: { body: transferBody.extend({ pending: pendingOptions.optional() }), response: transferResponse },
+  schemas: {
+    body: transferBody
+      .extend({
+        pending: pendingOptions.optional(),
+        /** The credit's validity; without it, your default (the treasury's `defaultValidity`), if any. */
+        validity: validitySchema.optional(),
+      })
+      .refine((b) => b.pending === undefined || b.validity === undefined, {
+        path: ['validity'],
+        error: 'must not be given with pending: a posted pending transfer opens no lot',
+      }),
+    response: transferResponse,
+  },
 });
 
 export const transferFromUser = http(
@@ -109,6 +123,8 @@ export const getBalance = http('getBalance', 'GET /api/v1/laas/coins/balance', {
         available: z.number(),
         /** Coins held for the user by pending transfers, not spendable until posted. */
         pending: z.number(),
+        /** The user's coins that will expire, soonest first (at most 10 times); spent first. */
+        expiring: z.array(expiringCoinsSchema),
       })
       .meta({ id: 'Balance', description: "A user's wallet balance." }),
   },
@@ -144,8 +160,12 @@ const treasuryResponse = z
   .object({
     issued: z.number(),
     redeemed: z.number(),
+    /** Coins that expired (credit lots past their validity), back with you. */
+    expired: z.number(),
     outstanding: z.number(),
     issuanceLimit: z.number().nullable(),
+    /** The validity of credits that name none; null: they do not expire. */
+    defaultValidity: periodValiditySchema.nullable(),
   })
   .meta({ id: 'Treasury', description: 'Coins issued, redeemed and outstanding, and the issuance limit.' });
 
@@ -160,12 +180,18 @@ export const setTreasury = http('setTreasury', 'PUT /api/v1/laas/coins/treasury'
   permission: 'treasury',
   stepUp: true,
   message: 'treasury updated',
-  summary: 'Set or clear the issuance limit',
+  summary: 'Set or clear the issuance limit and the default validity of credits',
   schemas: {
-    body: z.strictObject({
-      /** The most coins your users may hold in all; null removes the limit. */
-      issuanceLimit: twoDecimalNumber(0, 1e15).nullable(),
-    }),
+    body: z
+      .strictObject({
+        /** The most coins your users may hold in all; null removes the limit; absent keeps it. */
+        issuanceLimit: twoDecimalNumber(0, 1e15).nullable().optional(),
+        /** The validity of credits that name none (new credits only); null: they do not expire. */
+        defaultValidity: periodValiditySchema.nullable().optional(),
+      })
+      .refine((b) => b.issuanceLimit !== undefined || b.defaultValidity !== undefined, {
+        error: 'give issuanceLimit, defaultValidity or both',
+      }),
     response: treasuryResponse,
   },
 });

@@ -18,6 +18,8 @@ export const EVENT_KINDS = [
   'COINS_PENDING',
   'COINS_PENDING_POSTED',
   'COINS_PENDING_VOIDED',
+  'COINS_EXPIRING',
+  'COINS_EXPIRED',
 ] as const;
 export const eventKind = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof eventKind>;
@@ -100,6 +102,23 @@ export const payloadSchemas = {
     coins: z.number(),
     /** partner: you voided it; expiry: it expired (the pending transfer's status is then expired). */
     resolvedBy: z.enum(['partner', 'expiry']),
+  }),
+  /** Coins of the user expire soon (WALLET_EXPIRY_WARNING_DAYS ahead), told once per lot. */
+  COINS_EXPIRING: payload('COINS_EXPIRING', {
+    userId: guid,
+    /** What these lots still hold now; spending before `expiresAt` takes from them first. */
+    coins: z.number(),
+    /** The soonest of the lots' expiries. */
+    expiresAt: isoTimestamp,
+    lots: z.array(z.object({ lotId: guid, coins: z.number(), expiresAt: isoTimestamp })),
+  }),
+  /** What was left of a credit (`lotId`, its ledger entry) expired: debited by the `expiry` entry. */
+  COINS_EXPIRED: payload('COINS_EXPIRED', {
+    ledgerEntryId: guid,
+    userId: guid,
+    lotId: guid,
+    coins: z.number(),
+    expiresAt: isoTimestamp,
   }),
 } as const satisfies Record<EventKind, z.ZodType>;
 export type EventPayload<K extends EventKind> = z.infer<(typeof payloadSchemas)[K]>;

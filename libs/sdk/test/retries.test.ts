@@ -58,7 +58,13 @@ describe('the SDK and the server telling it to wait', () => {
   it('retries a read answered 429 once Retry-After has passed', async () => {
     const start = Date.now();
     proxy.limit('/api/v1/laas/coins/balance', 1, '1');
-    expect(await client.getBalance({ userId })).toEqual({ userId, coins: 0, available: 0, pending: 0 });
+    expect(await client.getBalance({ userId })).toEqual({
+      userId,
+      coins: 0,
+      available: 0,
+      pending: 0,
+      expiring: [],
+    });
     const tries = since(start).filter((r) => r.path.startsWith('/api/v1/laas/coins/balance'));
     expect(tries.map((r) => r.status)).toEqual([429, 200]);
     expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(1000);

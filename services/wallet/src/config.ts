@@ -29,6 +29,13 @@ const load = serviceConfig('wallet', {
    * transfer shows pending past it.
    */
   WALLET_EXPIRY_INTERVAL_MS: integer(5_000, { min: 0 }),
+  /**
+   * How many days before a credit lot expires its partner is told (a coinsExpiring event, the
+   * COINS_EXPIRING webhook), once per lot; 0 turns the warnings off.
+   */
+  WALLET_EXPIRY_WARNING_DAYS: integer(7, { min: 0, max: 366 }),
+  /** How often each replica looks for lots to announce. */
+  WALLET_EXPIRY_WARNING_INTERVAL_MS: integer(60_000, { min: 0 }),
 });
 
 export type WalletConfig = ReturnType<typeof walletConfig>;

@@ -1,6 +1,7 @@
 import type { Database } from '@coin/db';
 import type { OutboxRelay } from '@coin/events';
 import type { WalletConfig } from './config.ts';
+import type { DefaultValidities } from './domain/ledger/default-validity.ts';
 import type { TransferBatcher } from './domain/ledger/transfer-batcher.ts';
 import type { Directory } from './domain/parties/directory.ts';
 
@@ -11,4 +12,5 @@ export interface WalletDeps {
   batcher: TransferBatcher;
   /** Publishes what a handler wrote to the outbox (the batcher notifies it for its own writes). */
   relay: OutboxRelay;
+  validities: DefaultValidities;
 }

@@ -2,7 +2,9 @@ import { createOutboundClient } from '@coin/outbound';
 import { startService } from '@coin/startup';
 import { walletConfig } from './config.ts';
 import type { WalletDeps } from './deps.ts';
+import { createDefaultValidities } from './domain/ledger/default-validity.ts';
 import { startExpiryJob } from './domain/ledger/expiry-job.ts';
+import { startExpiryWarnings } from './domain/ledger/expiry-warnings.ts';
 import { startIdempotencyPurge } from './domain/ledger/purge-idempotency-keys.ts';
 import { startLedgerSealer } from './domain/ledger/sealer.ts';
 import { createTransferBatcher } from './domain/ledger/transfer-batcher.ts';
@@ -53,6 +55,7 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
           onCommitted: () => relay.notify(),
         }),
         relay,
+        validities: createDefaultValidities(db),
       };
       background(
         startIdempotencyPurge({ db, log, ttlHours: config.WALLET_IDEMPOTENCY_TTL_HOURS }),
@@ -72,6 +75,16 @@ export async function startWallet(env: NodeJS.ProcessEnv = process.env) {
       background(
         startExpiryJob({ db, log, batcher: deps.batcher, intervalMs: config.WALLET_EXPIRY_INTERVAL_MS }),
         'expiry job',
+      );
+      background(
+        startExpiryWarnings({
+          db,
+          log,
+          days: config.WALLET_EXPIRY_WARNING_DAYS,
+          intervalMs: config.WALLET_EXPIRY_WARNING_INTERVAL_MS,
+          onAnnounced: () => relay.notify(),
+        }),
+        'expiry warnings',
       );
       background(startLedgerSealer({ db, log, intervalMs: config.WALLET_SEAL_INTERVAL_MS }), 'ledger sealer');
       return [

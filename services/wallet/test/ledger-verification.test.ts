@@ -74,4 +74,27 @@ describe('periodic ledger verification (wallet /metrics)', () => {
       `every idempotency key refers to a ledger entry: key "manual-fix" of partner ${key.partner_id} answers entry ${key.entry_id}, which does not exist`,
     ]);
   });
+
+  it('finds a lot spent twice, a spend of no debit, and open lots beyond the wallet', async () => {
+    const db = stack.env.WALLET_DATABASE_URL!;
+    // A lot of 5 with all 5 remaining, and a spend of 3 of it besides: its coins would be counted twice.
+    const [lot] = await queryDatabase<{ id: string; user_id: string }>(
+      db,
+      `INSERT INTO credit_lots (id, partner_id, user_id, coins, remaining, expires_at, created_at)
+       VALUES (gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 5, 5, now() + interval '1 day', now())
+       RETURNING id, user_id`,
+    );
+    await queryDatabase(
+      db,
+      'INSERT INTO credit_lot_spends (lot_id, entry_id, coins) VALUES ($1, gen_random_uuid(), 3)',
+      [lot.id],
+    );
+    const { violations } = await withDatabase(db, verifyLedger);
+    const about = violations.filter((v) => v.includes(lot.id) || v.includes(lot.user_id));
+    expect(about.map((v) => v.split(':')[0]).sort()).toEqual([
+      "each lot is its credit's coins",
+      'no wallet holds less than its open lots',
+    ]);
+    expect(violations.some((v) => v.startsWith('no debit takes from lots more than its coins'))).toBe(true);
+  });
 });

@@ -35,7 +35,13 @@ describe('pending transfers over the bus: hold, post and void', () => {
       expiresAt: null,
       onExpiry: 'void',
     });
-    expect(await balance(partnerId, userId)).toEqual({ userId, coins: 10, available: 10, pending: 25.5 });
+    expect(await balance(partnerId, userId)).toEqual({
+      userId,
+      coins: 10,
+      available: 10,
+      pending: 25.5,
+      expiring: [],
+    });
     expect((await svc.call(wallet.getTreasury, { partnerId })).outstanding).toBe(35.5);
     // Held coins cannot be spent.
     const spend = await svc.refusal(wallet.transferFromUser, { partnerId, body: { userId, coins: 10.01 } });
@@ -57,7 +63,13 @@ describe('pending transfers over the bus: hold, post and void', () => {
       voidEntryId: null,
       resolvedBy: 'partner',
     });
-    expect(await balance(partnerId, userId)).toEqual({ userId, coins: 35.5, available: 35.5, pending: 0 });
+    expect(await balance(partnerId, userId)).toEqual({
+      userId,
+      coins: 35.5,
+      available: 35.5,
+      pending: 0,
+      expiring: [],
+    });
     expect((await svc.call(wallet.getTreasury, { partnerId })).outstanding).toBe(35.5);
     expect(await ledgerViolations()).toEqual([]);
   });

@@ -60,7 +60,7 @@ export const keyConflict = {
 export const walletDocs: Record<string, OperationDocs> = {
   transferToUser: {
     description:
-      "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice. With `pending`, the coins are held for the user instead (a `pending_transfer` entry and `pendingTransfer` in the answer): they leave you and count against your issuance limit, but the user cannot spend them until you post the pending transfer; you may void it, and at `expiresAt` (or `expiresInSeconds` from now) it resolves by itself as `onExpiry` says (void by default, or post).",
+      "Moves coins from you to the user's wallet: one ledger entry (`CR`, `partner_user_transfer`). Send an `Idempotency-Key` and retry with the same key whenever you got no answer: the first result comes back with `isExisting: true` and nothing moves twice. With `pending`, the coins are held for the user instead (a `pending_transfer` entry and `pendingTransfer` in the answer): they leave you and count against your issuance limit, but the user cannot spend them until you post the pending transfer; you may void it, and at `expiresAt` (or `expiresInSeconds` from now) it resolves by itself as `onExpiry` says (void by default, or post). With `validity` (`{days}`, `{endOf: 'month' | 'year'}`, `{expiresInSeconds}` or `{expiresAt}`; without it your treasury's `defaultValidity`, if any), the credit opens a lot that expires then: spending takes from the lots that expire first, and what is left at the end leaves the wallet by an `expiry` entry; the entry answers `expiresAt`.",
     errors: {
       404: notYourUser,
       ...keyed,
@@ -151,14 +151,28 @@ export const walletDocs: Record<string, OperationDocs> = {
   },
   getTreasury: {
     description:
-      'Your coins: `issued` (credited to users: transfers and rewards), `redeemed` (taken back by transfers from users), both net of reversals, `outstanding` = issued − redeemed (what your users hold, coins held by pending transfers included), and `issuanceLimit` (null: unlimited).',
-    response: { issued: 1250, redeemed: 200, outstanding: 1050, issuanceLimit: 5000 },
+      'Your coins: `issued` (credited to users: transfers and rewards), `redeemed` (taken back by transfers from users), both net of reversals, `expired` (credit lots past their validity), `outstanding` = issued − redeemed − expired (what your users hold, coins held by pending transfers included), `issuanceLimit` (null: unlimited) and `defaultValidity` (the validity of credits that name none; null: they do not expire).',
+    response: {
+      issued: 1250,
+      redeemed: 200,
+      expired: 50,
+      outstanding: 1000,
+      issuanceLimit: 5000,
+      defaultValidity: { endOf: 'year' },
+    },
   },
   setTreasury: {
     description:
-      'Sets `issuanceLimit`, the most coins your users may hold in all, or clears it with null. A transfer to a user or a reward that would take `outstanding` over it is refused with 422 `ISSUANCE_LIMIT_REACHED`, exactly at the limit under any concurrency. A limit below `outstanding` refuses new issuance until redemptions bring it under.',
-    request: { issuanceLimit: 5000 },
-    response: { issued: 1250, redeemed: 200, outstanding: 1050, issuanceLimit: 5000 },
+      'Sets `issuanceLimit`, the most coins your users may hold in all, or clears it with null. A transfer to a user or a reward that would take `outstanding` over it is refused with 422 `ISSUANCE_LIMIT_REACHED`, exactly at the limit under any concurrency. A limit below `outstanding` refuses new issuance until redemptions bring it under. `defaultValidity` (`{days}` or `{endOf}`; null removes it) is the validity of the credits from then on that name none. A field left out keeps its value.',
+    request: { issuanceLimit: 5000, defaultValidity: { endOf: 'year' } },
+    response: {
+      issued: 1250,
+      redeemed: 200,
+      expired: 50,
+      outstanding: 1000,
+      issuanceLimit: 5000,
+      defaultValidity: { endOf: 'year' },
+    },
   },
   coinSummary: {
     description:
@@ -178,10 +192,16 @@ export const walletDocs: Record<string, OperationDocs> = {
   },
   getBalance: {
     description:
-      "The user's wallet balance (0 before the first transfer): `available` (also `coins`) is what the user can spend now, `pending` what pending transfers hold for the user until posted.",
+      "The user's wallet balance (0 before the first transfer): `available` (also `coins`) is what the user can spend now, `pending` what pending transfers hold for the user until posted; `expiring` what the user's credit lots will take away, by time, soonest first (at most 10 times; spending takes from them first).",
     errors: { 404: notYourUser },
     query: { userId: EXAMPLE.userId },
-    response: { userId: EXAMPLE.userId, coins: 20.5, available: 20.5, pending: 40 },
+    response: {
+      userId: EXAMPLE.userId,
+      coins: 20.5,
+      available: 20.5,
+      pending: 40,
+      expiring: [{ coins: 10, expiresAt: '2026-12-31T00:00:00.000Z' }],
+    },
   },
 };
 

@@ -133,6 +133,31 @@ export const webhookDocs = {
         resolvedBy: 'expiry',
       },
     },
+    COINS_EXPIRING: {
+      summary: "Some of a user's coins expire soon",
+      description: `Told once per credit lot, WALLET_EXPIRY_WARNING_DAYS (7 by default) before it expires, grouped per user: \`coins\` is what the lots still hold, the soonest expiring at \`expiresAt\`. Spending before then takes from these lots first. ${RETRIES}`,
+      example: {
+        event: 'COINS_EXPIRING',
+        ...common,
+        userId: EXAMPLE.userId,
+        coins: 25,
+        expiresAt: '2026-12-01T00:00:00.000Z',
+        lots: [{ lotId: EXAMPLE.entryId, coins: 25, expiresAt: '2026-12-01T00:00:00.000Z' }],
+      },
+    },
+    COINS_EXPIRED: {
+      summary: "What was left of a user's credit expired",
+      description: `One per credit lot that reached its expiry with coins left: \`ledgerEntryId\` is the \`expiry\` entry that took \`coins\` back from the user's wallet to you; \`lotId\` is the credit's own entry. ${RETRIES}`,
+      example: {
+        event: 'COINS_EXPIRED',
+        ...common,
+        ledgerEntryId: EXAMPLE.eventId,
+        userId: EXAMPLE.userId,
+        lotId: EXAMPLE.entryId,
+        coins: 25,
+        expiresAt: '2026-12-01T00:00:00.000Z',
+      },
+    },
   } satisfies { [K in EventKind]: EventDoc<K> },
   headers: {
     'webhook-id': 'The delivery\u2019s id, the same on every attempt: use it to ignore a repeat.',

@@ -18,6 +18,7 @@ const NOT_REVERSIBLE: Record<string, string> = {
   reversal: 'a reversal cannot itself be reversed',
   pending_transfer: 'this entry holds coins for a pending transfer: void the pending transfer instead',
   pending_void: 'this entry released the coins of a pending transfer, which cannot be undone',
+  expiry: 'this entry expired coins, which cannot be undone: transfer them again',
 };
 
 /**

@@ -28,6 +28,16 @@ function pendingOf(options: wallet.PendingOptions): NonNullable<TransferCommand[
   return { expiresAt: at === null ? null : new Date(at).toISOString(), onExpiry: options.onExpiry };
 }
 
+/** A validity with an instant must name one ahead, at most MAX_VALIDITY_DAYS away; 400 otherwise. */
+function checkedValidity(validity: wallet.Validity | undefined): wallet.Validity | undefined {
+  if (validity === undefined || !('expiresAt' in validity)) return validity;
+  const at = Date.parse(validity.expiresAt);
+  if (at <= Date.now()) throw AppError.badRequest('validity.expiresAt must be in the future');
+  if (at > Date.now() + wallet.MAX_VALIDITY_DAYS * 86_400_000)
+    throw AppError.badRequest(`validity.expiresAt must be at most ${wallet.MAX_VALIDITY_DAYS} days ahead`);
+  return validity;
+}
+
 /**
  * Both transfer directions: resolve the parties, then apply the transfer in Postgres, which also
  * decides idempotency. HTTP callers and other services (rules' rewards over NATS) meet the same rules.
@@ -39,9 +49,12 @@ export function transferHandler(deps: WalletDeps, op: TransferOperation, directi
       throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters');
     const options = 'pending' in body ? body.pending : undefined;
     const pending = options && pendingOf(options);
-    const [user, partner] = await Promise.all([
+    const asked = checkedValidity('validity' in body ? body.validity : undefined);
+    const [user, partner, validity] = await Promise.all([
       deps.directory.user(partnerId, body.userId),
       deps.directory.partner(partnerId),
+      // A plain credit without its own validity takes the partner's default, if any.
+      direction === 'to_user' && !pending && !asked ? deps.validities.of(partnerId) : asked,
     ]);
     const userParty = await deps.directory.userParty(partner, user);
     const partnerParty = deps.directory.partnerParty(partner);
@@ -63,6 +76,7 @@ export function transferHandler(deps: WalletDeps, op: TransferOperation, directi
       traceContext: serializeTraceContext(),
       ruleReward: toUser && idempotencyKey?.startsWith(RULE_REWARD_IDEMPOTENCY_PREFIX) === true,
       pending,
+      validity: validity ?? undefined,
     });
     ledgerTransfers.inc({ direction: pending ? 'pending' : direction, outcome: result.outcome });
     if (result.outcome !== 'done' && result.outcome !== 'replay') {

@@ -18,11 +18,12 @@ await runCommand('ledger-verify', walletConfig(process.env), async ({ config }) 
       `ledger ${new URL(config.databaseUrl).pathname.slice(1)}: ${report.partners} partners, ` +
         `${report.accounts} accounts, ${report.entries} entries, ${report.coinsInWallets} coins in user wallets, ` +
         `${report.coinsHeld} held by ${report.pendingTransfers} pending transfers, ` +
+        `${report.coinsInLots} in credit lots, ${report.coinsExpired} expired, ` +
         `${report.sealed} entries in hash chains (${report.unsealed} not sealed yet)`,
     );
     if (report.violations.length === 0) {
       console.log(
-        'OK: every partner sums to zero, every balance equals its postings, no wallet or hold is negative, every posting and key refers to its entry, every hold is its pending transfers and each of those has the entries its status says, every hash chain holds',
+        'OK: every partner sums to zero, every balance equals its postings, no wallet or hold is negative, every posting and key refers to its entry, every hold is its pending transfers and each of those has the entries its status says, every credit lot is its remaining + expired + spent coins with each expiry once, every hash chain holds',
       );
       return 0;
     }

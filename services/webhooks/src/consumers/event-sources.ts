@@ -1,4 +1,6 @@
 import {
+  coinsExpiredEvent,
+  coinsExpiringEvent,
   EVENT_CONSUMERS,
   pendingCreatedEvent,
   pendingPostedEvent,
@@ -135,6 +137,35 @@ const pendingVoidedSource: WebhookEventSource<typeof pendingVoidedEvent> = {
   }),
 };
 
+const coinsExpiringSource: WebhookEventSource<typeof coinsExpiringEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksCoinsExpiring,
+  schema: coinsExpiringEvent,
+  kind: 'COINS_EXPIRING',
+  batch: LEDGER_BATCH,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    userId: e.userId,
+    coins: Number(e.coins),
+    expiresAt: e.expiresAt,
+    lots: e.lots.map((l) => ({ lotId: l.lotId, coins: Number(l.coins), expiresAt: l.expiresAt })),
+  }),
+};
+
+const coinsExpiredSource: WebhookEventSource<typeof coinsExpiredEvent> = {
+  consumer: EVENT_CONSUMERS.webhooksCoinsExpired,
+  schema: coinsExpiredEvent,
+  kind: 'COINS_EXPIRED',
+  batch: LEDGER_BATCH,
+  fields: (e) => ({
+    occurredAt: e.createdAt,
+    ledgerEntryId: e.ledgerEntryId,
+    userId: e.userId,
+    lotId: e.lotId,
+    coins: Number(e.coins),
+    expiresAt: e.expiresAt,
+  }),
+};
+
 /** The sources of every event kind but USER_ONBOARDING (its own module: it asks onboarding for the failures). */
 export const eventSources: SourceStarter[] = [
   starterOf(transfersSource),
@@ -145,4 +176,6 @@ export const eventSources: SourceStarter[] = [
   starterOf(pendingCreatedSource),
   starterOf(pendingPostedSource),
   starterOf(pendingVoidedSource),
+  starterOf(coinsExpiringSource),
+  starterOf(coinsExpiredSource),
 ];

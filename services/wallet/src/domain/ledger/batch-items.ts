@@ -1,3 +1,4 @@
+import type { wallet } from '@coin/contracts';
 import type { AuditedChange } from '@coin/events';
 import type { Party } from '../parties/directory.ts';
 import type { EntryRecord } from './entry-view.ts';
@@ -27,6 +28,15 @@ export interface TransferCommand extends Keyed {
   audit?: AuditedChange;
   /** Held for the user instead of credited (to_user only): resolves by itself at `expiresAt`, if any. */
   pending?: { expiresAt: string | null; onExpiry: 'void' | 'post' };
+  /** A credit's validity: it opens a lot that expires then (absent: the partner's default, if any). */
+  validity?: Validity;
+}
+
+type Validity = wallet.Validity;
+
+/** A user's credit lots that are due, expired by the expiry job. */
+export interface ExpireLotsCommand extends Keyed {
+  op: 'expire_lots';
 }
 
 /** A pending transfer posted (all of it, or `coins`), voided, or expired by the expiry job. */
@@ -38,7 +48,7 @@ export interface PendingCommand extends Keyed {
   reason?: string | null;
 }
 
-export type LedgerCommand = TransferCommand | PendingCommand;
+export type LedgerCommand = TransferCommand | PendingCommand | ExpireLotsCommand;
 
 /** What the batch function answers for an item it refused, or left alone (`skipped`). */
 export type Refused =
@@ -59,7 +69,7 @@ export type TransferOutcome =
   | { outcome: 'done' | 'replay'; entry: EntryRecord; released?: EntryRecord }
   | { outcome: Refused };
 
-const isPending = (c: LedgerCommand): c is PendingCommand => 'op' in c;
+const isPending = (c: LedgerCommand): c is PendingCommand => 'op' in c && c.op !== 'expire_lots';
 
 /** The item of `wallet_apply_ledger_batch` (its type `wallet_batch_item`) for a command. */
 export function batchItem(c: LedgerCommand, item: number): Record<string, unknown> {
@@ -71,6 +81,7 @@ export function batchItem(c: LedgerCommand, item: number): Record<string, unknow
     request_hash: c.idempotency?.requestHash ?? null,
     trace_context: c.traceContext,
   };
+  if ('op' in c && c.op === 'expire_lots') return { ...common, op: c.op };
   if (isPending(c))
     return {
       ...common,
@@ -90,6 +101,7 @@ export function batchItem(c: LedgerCommand, item: number): Record<string, unknow
     rule_reward: c.ruleReward ?? false,
     reverses: c.reverses?.entryId ?? null,
     reason: c.reverses?.reason ?? null,
+    validity: c.validity ?? null,
     ...(c.pending ? { op: 'hold', expires_at: c.pending.expiresAt, on_expiry: c.pending.onExpiry } : {}),
   };
 }

@@ -20,6 +20,8 @@ export interface EntryRecord {
   balanceAfter: string | number;
   /** A reversal corrects this entry. */
   reversed: boolean;
+  /** A credit with a validity: when its coins expire. */
+  expiresAt?: Date | string | null;
 }
 
 /**
@@ -40,6 +42,7 @@ export function entryFromRow(row: Record<string, unknown>): EntryRecord {
     updatedAt: row.updated_at as Date | string,
     balanceAfter: row.balance_after as string | number,
     reversed: row.reversed === true,
+    expiresAt: (row.expires_at as Date | string | null | undefined) ?? null,
   };
 }
 
@@ -65,6 +68,7 @@ export function ledgerEntryView(e: EntryRecord): LedgerEntryView {
     createdAt: iso(e.createdAt),
     updatedAt: iso(e.updatedAt),
     balanceAfter: Number(e.balanceAfter),
+    ...(e.expiresAt ? { expiresAt: iso(e.expiresAt) } : {}),
   };
 }
 

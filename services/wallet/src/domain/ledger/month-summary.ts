@@ -23,7 +23,7 @@ export async function monthSummary(em: EntityManager, partnerId: string, year: n
             coalesce(sum(coins) FILTER (WHERE debit_or_credit = 'DE'), 0)::text AS redeemed
        FROM ledger_entries
       WHERE partner_id = $1 AND created_at >= $2 AND created_at < $3
-        AND transaction_type NOT IN ('pending_transfer', 'pending_void')
+        AND transaction_type NOT IN ('pending_transfer', 'pending_void', 'expiry')
       GROUP BY 1`,
     [partnerId, from, to],
   );

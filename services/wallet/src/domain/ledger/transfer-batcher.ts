@@ -101,7 +101,8 @@ export function createTransferBatcher(opts: BatcherOptions) {
       for (const r of results) {
         const p = batch[r.item];
         // A pending transfer resolved by its expiry on a late post or void wrote events too.
-        wroteEvents ||= r.outcome === 'done' || r.outcome === 'expired';
+        // An insufficient debit may still have expired the user's due lots.
+        wroteEvents ||= r.outcome === 'done' || r.outcome === 'expired' || r.outcome === 'insufficient';
         if (r.outcome === 'done' || r.outcome === 'replay') {
           p.resolve({
             outcome: r.outcome,

@@ -2,8 +2,9 @@ import { boundQuery, boundRow, type EntityManager, readSnapshot } from '@coin/db
 import { type EntryRecord, entryFromRow } from './entry-view.ts';
 
 /**
- * The user's balances: what the wallet holds (`available`) and what pending transfers hold for the
- * user (`pending`). A user who never received coins has neither yet, which reads as 0.
+ * The user's balances: what the wallet holds (`available`, less lots already past their expiry that
+ * the expiry job has not reached yet: no debit can spend them) and what pending transfers hold for
+ * the user (`pending`). A user who never received coins has neither yet, which reads as 0.
  */
 export async function walletBalances(
   em: EntityManager,
@@ -12,7 +13,9 @@ export async function walletBalances(
 ): Promise<{ available: number; pending: number }> {
   const row = await boundRow<{ available: string | null; pending: string | null }>(
     em,
-    `SELECT (SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'user' AND user_id = $2) AS available,
+    `SELECT (SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'user' AND user_id = $2)
+              - (SELECT COALESCE(sum(remaining), 0) FROM credit_lots WHERE partner_id = $1 AND user_id = $2
+                   AND remaining > 0 AND expires_at <= clock_timestamp()) AS available,
             (SELECT balance FROM accounts WHERE partner_id = $1 AND kind = 'hold' AND user_id = $2) AS pending`,
     [partnerId, userId],
   );
@@ -21,7 +24,8 @@ export async function walletBalances(
 
 const ENTRY_COLUMNS = `e.id, e.seq::text AS seq, e.user_id, e.transaction_type, e.debit_or_credit, e.coins,
   e.narration, e.from_party, e.to_party, e.created_at, e.updated_at, e.balance_after,
-  EXISTS (SELECT 1 FROM ledger_reversals r WHERE r.original_id = e.id) AS reversed`;
+  EXISTS (SELECT 1 FROM ledger_reversals r WHERE r.original_id = e.id) AS reversed,
+  (SELECT l.expires_at FROM credit_lots l WHERE l.id = e.id) AS expires_at`;
 
 /** One ledger entry of a partner, with whether it has been reversed; null when it is not theirs. */
 export async function findEntry(

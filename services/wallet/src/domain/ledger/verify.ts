@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { CHAIN_COLUMNS, chainEntryFromRow, chainHash, GENESIS_HASH } from './chain.ts';
+import { LOT_CHECKS } from './verify-lots.ts';
 import { PENDING_CHECKS, USER_SIDE } from './verify-pending.ts';
 
 export interface LedgerReport {
@@ -11,6 +12,9 @@ export interface LedgerReport {
   /** Coins held for users by pending transfers, and how many are pending. */
   coinsHeld: string;
   pendingTransfers: number;
+  /** Coins in credit lots not expired yet, and coins expired so far. */
+  coinsInLots: string;
+  coinsExpired: string;
   violations: string[];
   /** Entries in a partner's hash chain, and committed entries not sealed yet. */
   sealed: number;
@@ -127,12 +131,12 @@ const CHECKS: LedgerCheck[] = [
     describe: (r) => `entry ${r.id}: balance_after ${r.balance_after} but the running sum is ${r.running}`,
   },
   {
-    name: "a partner's issued minus redeemed is what its users hold",
-    sql: `SELECT partner_id, (sum(issued) - sum(redeemed))::text AS net, (-sum(balance))::text AS outstanding
+    name: "a partner's issued minus redeemed and expired is what its users hold",
+    sql: `SELECT partner_id, (sum(issued) - sum(redeemed) - sum(expired))::text AS net, (-sum(balance))::text AS outstanding
             FROM accounts WHERE kind = 'partner' GROUP BY partner_id
-          HAVING sum(issued) - sum(redeemed) <> -sum(balance)`,
+          HAVING sum(issued) - sum(redeemed) - sum(expired) <> -sum(balance)`,
     describe: (r) =>
-      `partner ${r.partner_id}: issued − redeemed is ${r.net}, its users hold ${r.outstanding}`,
+      `partner ${r.partner_id}: issued − redeemed − expired is ${r.net}, its users hold ${r.outstanding}`,
   },
   {
     name: 'each reversal mirrors its original',
@@ -144,6 +148,7 @@ const CHECKS: LedgerCheck[] = [
     describe: (r) => `reversal ${r.reversal} does not mirror entry ${r.original}`,
   },
   ...PENDING_CHECKS,
+  ...LOT_CHECKS,
 ];
 
 /**
@@ -166,6 +171,8 @@ export async function verifyLedger(client: pg.ClientBase): Promise<LedgerReport>
              (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'user')::text AS coins,
              (SELECT COALESCE(sum(balance), 0) FROM accounts WHERE kind = 'hold')::text AS held,
              (SELECT count(*) FROM pending_transfers WHERE status = 'pending')::int AS pending,
+             (SELECT COALESCE(sum(remaining), 0) FROM credit_lots)::text AS lots,
+             (SELECT COALESCE(sum(expired), 0) FROM accounts WHERE kind = 'partner')::text AS expired,
              (SELECT count(*) FROM ledger_unsealed)::int AS unsealed`);
     return {
       partners: rows[0].partners,
@@ -174,6 +181,8 @@ export async function verifyLedger(client: pg.ClientBase): Promise<LedgerReport>
       coinsInWallets: rows[0].coins,
       coinsHeld: rows[0].held,
       pendingTransfers: rows[0].pending,
+      coinsInLots: rows[0].lots,
+      coinsExpired: rows[0].expired,
       violations,
       sealed,
       unsealed: rows[0].unsealed,
