@@ -109,5 +109,16 @@ describe('permissions at the gateway', () => {
     // A login is a password just entered.
     const fresh = await stack.api.post(KEYS, { name: 'fresh' }, { token: partner.accessToken });
     expect(fresh.status).toBe(200);
+    // A refreshed token keeps its login's auth_time: refreshing does not stand for a password.
+    const refreshed = await stack.api.post('/api/v1/ufel/partners/refresh', {
+      refreshToken: partner.refreshToken,
+    });
+    expect(refreshed.status).toBe(200);
+    const again = await stack.api.post(
+      KEYS,
+      { name: 'after refresh' },
+      { token: refreshed.body.data.tokens.accessToken },
+    );
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
   });
 });

@@ -6,8 +6,8 @@ import type { MemberRecord } from '../domain/team/members.ts';
 
 /**
  * A member's session: the access token names the member and role, the refresh token the member.
- * `authTime`: when the password was entered (epoch seconds), given at login; a token without it
- * cannot call step-up operations.
+ * `authTime`: when the password was entered (epoch seconds), given at login and kept by the refresh
+ * token's row, so a refreshed token keeps it; a token without it cannot call step-up operations.
  */
 export async function issueTokens(
   deps: IdentityDeps,
@@ -30,6 +30,7 @@ export async function issueTokens(
       familyId,
       deps.config.REFRESH_TOKEN_TTL_SECONDS,
       member.id,
+      authTime,
     ),
   };
 }

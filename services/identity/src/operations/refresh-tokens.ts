@@ -19,7 +19,9 @@ export function refreshTokensHandler(deps: IdentityDeps) {
       const spent = await spendRefreshToken(tx, hash);
       // The member as they are now: a new role holds from this refresh, a removed member has none.
       const member = spent && (await findSessionMember(tx, spent.partnerId, spent.memberId));
-      return member ? { tokens: await issueTokens(deps, tx, member, spent.familyId) } : undefined;
+      if (!member) return undefined;
+      const authTime = spent.authTime == null ? undefined : Number(spent.authTime);
+      return { tokens: await issueTokens(deps, tx, member, spent.familyId, authTime) };
     });
     if (rotated) return rotated;
     // The revocation commits on its own: it must survive the refusal that follows.

@@ -7,6 +7,8 @@ export interface TokenFamily {
   familyId: string;
   /** Null for a token issued before teams: the partner's owner. */
   memberId: string | null;
+  /** When the login's password was entered (epoch seconds); null for tokens issued before it was kept. */
+  authTime: number | null;
 }
 
 /** Issues a refresh token in a family (a new family at login, the same one on rotation). */
@@ -16,13 +18,14 @@ export async function issueRefreshToken(
   familyId: string,
   ttlSeconds: number,
   memberId: string,
+  authTime?: number,
 ): Promise<string> {
   const token = randomToken(32);
   await boundQuery(
     em,
-    `INSERT INTO refresh_tokens (id, partner_id, family_id, token_hash, expires_at, member_id)
-     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)`,
-    [randomUUID(), partnerId, familyId, sha256(token), ttlSeconds, memberId],
+    `INSERT INTO refresh_tokens (id, partner_id, family_id, token_hash, expires_at, member_id, auth_time)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6, to_timestamp($7))`,
+    [randomUUID(), partnerId, familyId, sha256(token), ttlSeconds, memberId, authTime ?? null],
   );
   return token;
 }
@@ -39,7 +42,8 @@ export async function spendRefreshToken(
     em,
     `UPDATE refresh_tokens SET used_at = now()
       WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-      RETURNING partner_id AS "partnerId", family_id AS "familyId", member_id AS "memberId"`,
+      RETURNING partner_id AS "partnerId", family_id AS "familyId", member_id AS "memberId",
+                extract(epoch FROM auth_time)::bigint AS "authTime"`,
     [tokenHash],
   );
 }
