@@ -9,6 +9,7 @@ import { check } from './checks/check.ts';
 import { eventChecks } from './checks/events.ts';
 import { ledgerChecks } from './checks/ledger.ts';
 import { limitedRewardChecks } from './checks/limited-rewards.ts';
+import { lotsAndHoldsChecks } from './checks/lots-and-holds.ts';
 import { parkedChecks } from './checks/parked.ts';
 import { requestChecks } from './checks/requests.ts';
 import { rewardChecks } from './checks/rewards.ts';
@@ -95,6 +96,7 @@ export async function runOnce(seed: number, opts: ChaosOptions): Promise<RunResu
     checks.push(
       ...(await ledgerChecks(books)),
       ...(await requestChecks(books, workload.records, world)),
+      ...(await lotsAndHoldsChecks(books, workload.records)),
       ...(await rewardChecks(books, workload.records, world, url)),
       ...(await limitedRewardChecks(books, workload.records, world)),
       ...(await boardChecks(books, world, url)),

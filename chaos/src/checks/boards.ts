@@ -7,7 +7,8 @@ import { type CheckResult, cents, check, differences } from './check.ts';
 /**
  * The coin board of the month equals the month's credits in the ledger, user by user: as served
  * (from the Redis index) and as the leaderboard service keeps it in Postgres. A reversed credit
- * counts on no board, and a reversal (even of a debit, which is a CR entry) is no earning.
+ * counts on no board, and a reversal (even of a debit, which is a CR entry) is no earning, nor is a
+ * hold (a pending transfer's coins count once posted).
  */
 export async function boardChecks(
   books: Books,
@@ -21,7 +22,7 @@ export async function boardChecks(
     'wallet',
     `SELECT partner_id, user_id, sum(coins)::text AS total FROM ledger_entries
       WHERE debit_or_credit = 'CR' AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-        AND transaction_type <> 'reversal'
+        AND transaction_type NOT IN ('reversal', 'pending_transfer')
         AND NOT EXISTS (SELECT 1 FROM ledger_reversals r WHERE r.original_id = ledger_entries.id)
       GROUP BY partner_id, user_id`,
   );

@@ -2,6 +2,7 @@ import type { Books } from '../books.ts';
 import type { OpRecord } from '../workload/clients.ts';
 import type { PartnerWorld } from '../workload/world.ts';
 import { type CheckResult, cents, check } from './check.ts';
+import { entriesOfHoldsAndLots } from './lots-and-holds.ts';
 
 interface Entry {
   id: string;
@@ -11,7 +12,9 @@ interface Entry {
   coins: string;
 }
 
-const isTransfer = (r: OpRecord) => r.kind === 'transfer-to-user' || r.kind === 'transfer-from-user';
+/** The keyed calls that write an entry of their own (a hold is its `pending_transfer` entry). */
+const isTransfer = (r: OpRecord) =>
+  ['transfer-to-user', 'transfer-from-user', 'transfer-expiring', 'hold-pending'].includes(r.kind);
 
 /**
  * Jepsen's bank read, from the clients' side: every acknowledged transfer is in the ledger once,
@@ -57,7 +60,7 @@ export async function requestChecks(
     const id = r.final!.body.data.coinsLedger.id as string;
     const e = entries.get(id);
     const body = r.spec.body as { userId: string; coins: number };
-    const direction = r.kind === 'transfer-to-user' ? 'CR' : 'DE';
+    const direction = r.kind === 'transfer-from-user' ? 'DE' : 'CR';
     if (!e) ackProblems.push(`key ${r.spec.idempotencyKey}: acknowledged entry ${id} is not in the ledger`);
     else if (keys.get(keyOf(r)) !== id)
       ackProblems.push(`key ${r.spec.idempotencyKey}: stored for ${keys.get(keyOf(r))}, answered ${id}`);
@@ -92,8 +95,9 @@ export async function requestChecks(
         `replay of key ${r.spec.idempotencyKey}: ${r.final!.status} ${JSON.stringify(r.final!.body).slice(0, 200)}`,
     );
 
-  const sent = new Set(transfers.map(keyOf));
+  const sent = new Set([...transfers, ...records.filter((r) => r.kind === 'resolve-pending')].map(keyOf));
   const explained = new Set([...keys].filter(([k]) => sent.has(k)).map(([, id]) => id));
+  for (const id of await entriesOfHoldsAndLots(books, explained)) explained.add(id);
   const phantoms = [...entries.keys()].filter((id) => !explained.has(id) && !rewarded.has(id));
 
   const unanswered = records.filter((r) => !r.final);

@@ -1,4 +1,5 @@
 import type { SeededRandom } from '@coin/testing';
+import { resolveSpec } from './lots-and-holds.ts';
 import { type OpKind, planOp } from './plan.ts';
 import { type CallRecord, retryingCall } from './retrying-call.ts';
 import type { SeededUuids } from './seeded-uuids.ts';
@@ -43,8 +44,9 @@ export function runClients(opts: {
     for (const op of plans[c]) {
       if (Date.now() >= opts.until) return;
       const acked = mine.filter((r) => r.kind.startsWith('transfer') && r.final?.status === 200);
-      const replayOf = op.spec === null ? acked[op.gateway % Math.max(acked.length, 1)] : undefined;
-      const spec = op.spec ?? replayOf?.spec;
+      const replayOf =
+        op.spec === null && !op.resolve ? acked[op.gateway % Math.max(acked.length, 1)] : undefined;
+      const spec = op.resolve ? resolveSpec(op, mine) : (op.spec ?? replayOf?.spec);
       if (!spec) continue;
       const call = await retryingCall(opts.gateways, op.gateway, spec, opts.giveUp);
       const record: OpRecord = { ...call, kind: op.kind, partner: op.partner, client: c, replayOf };

@@ -1,4 +1,5 @@
 import type { SeededRandom } from '@coin/testing';
+import { LOTS_AND_HOLDS_WEIGHTS, type LotsAndHoldsKind, planLotsAndHolds } from './lots-and-holds.ts';
 import type { CallSpec } from './retrying-call.ts';
 import type { SeededUuids } from './seeded-uuids.ts';
 import type { PartnerWorld } from './world.ts';
@@ -10,7 +11,8 @@ export type OpKind =
   | 'reward'
   | 'onboard'
   | 'upgrade-tier'
-  | 'read';
+  | 'read'
+  | LotsAndHoldsKind;
 
 export interface PlannedOp {
   kind: OpKind;
@@ -21,6 +23,8 @@ export interface PlannedOp {
   spec: CallSpec | null;
   /** For onboard: the users the harness knew were stored before it sent the request. */
   alreadyStored?: string[];
+  /** For resolve-pending: post (all, or `coins` of it) or void one of the client's acknowledged holds. */
+  resolve?: { action: 'post' | 'void'; coins?: number; idempotencyKey: string };
 }
 
 const WEIGHTS: [OpKind, number][] = [
@@ -31,6 +35,7 @@ const WEIGHTS: [OpKind, number][] = [
   ['onboard', 5],
   ['upgrade-tier', 7],
   ['read', 20],
+  ...LOTS_AND_HOLDS_WEIGHTS,
 ];
 
 function weighted(random: SeededRandom): OpKind {
@@ -89,6 +94,8 @@ export function planOp(random: SeededRandom, uuid: SeededUuids, world: PartnerWo
     }
     case 'read':
       return { kind, partner, gateway, spec: readSpec(random, w, userId) };
+    default:
+      return { ...planLotsAndHolds(kind, random, uuid, w, userId), partner, gateway };
   }
 }
 
