@@ -80,12 +80,14 @@ describe('webhook event sequences across a crash', () => {
       subscribers.push({ p, receiver, secret: secret!, users, entries: [] });
     }
 
-    // Transfers before webhooks ever ran: a deployment does not send the stream's history.
+    // Transfers before the webhooks service first runs: its durable exists from the operator's bus
+    // set-up, so they are delivered once it starts, in sequence with the rest.
     const nc = await connectBus(stack.env.NATS_URL!, 'webhook-events-crash test', stack.env.NATS_NAMESPACE!);
     cleanups.push(() => nc.close());
     for (const s of subscribers) {
       const res = await transfer(stack.api, TO_USER, s.p.accessToken, { userId: s.users[0], coins: 50 });
       expect(res.status).toBe(200);
+      s.entries.push(res.body.data.coinsLedger.id);
       await ledgerEventPublished(nc, EVENT_SUBJECTS.transferCompleted, res.body.data.coinsLedger.id);
     }
 

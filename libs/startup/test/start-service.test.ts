@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { callOperation, connectBus, handle, type NatsConnection, pingService } from '@coin/bus';
 import { adminUrlFor, databaseConfigSchema, loadServiceConfig } from '@coin/config';
 import { operationsOf } from '@coin/contracts';
-import { dropStream, freePort, isolatedDatabases } from '@coin/testing';
+import { dropStream, freePort, isolatedDatabases, setUpTestBus } from '@coin/testing';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,6 +28,8 @@ let nc: NatsConnection;
 let admin: pg.Client;
 
 beforeAll(async () => {
+  // The operator's set-up, as in a deployment: a service only binds to the streams.
+  await setUpTestBus({ NATS_URL: config.NATS_URL, NATS_NAMESPACE: namespace });
   nc = await connectBus(config.NATS_URL, 'startup-test', namespace);
   admin = new pg.Client({ connectionString: adminUrlFor(undefined) });
   await admin.connect();

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropStream, freePort, isolatedDatabases, type ServiceProcess, spawnService } from '../src/index.ts';
+import {
+  dropStream,
+  freePort,
+  isolatedDatabases,
+  type ServiceProcess,
+  setUpTestBus,
+  spawnService,
+} from '../src/index.ts';
 
 const dbs = isolatedDatabases(['identity']);
 const env = {
@@ -24,6 +31,7 @@ afterAll(async () => {
 
 describe('spawnService', () => {
   it('waits for its own process: another replica starting meanwhile does not make a stuck one ready (chaos seed 201)', async () => {
+    await setUpTestBus(env);
     // A "database" that accepts connections and never answers: a replica pointed at it stays starting.
     silent = createServer((socket) => void sockets.push(socket));
     const port = await freePort();

@@ -35,17 +35,20 @@ describe('the breaking-change check', () => {
     const changed = structuredClone(current);
     const keys = changed.paths['/api/v1/ufel/partners/api-keys'].post;
     keys.requestBody.content['application/json'].schema.required.push('expiresAt');
-    keys.requestBody.content['application/json'].schema.properties.expiresAt = { type: 'string' };
     changed.components.schemas.Treasury.required = ['issued'];
     delete changed.components.schemas.UserOnboardingEvent.properties.failed;
     expect(breakingChanges(current, changed).map(nameOf)).toEqual([
-      '`POST /api/v1/ufel/partners/api-keys` `body.expiresAt`: new required field',
+      '`POST /api/v1/ufel/partners/api-keys` `body.expiresAt`: now required',
       '`GET /api/v1/laas/coins/treasury` `data.redeemed`: may now be absent',
+      '`GET /api/v1/laas/coins/treasury` `data.expired`: may now be absent',
       '`GET /api/v1/laas/coins/treasury` `data.outstanding`: may now be absent',
       '`GET /api/v1/laas/coins/treasury` `data.issuanceLimit`: may now be absent',
+      '`GET /api/v1/laas/coins/treasury` `data.defaultValidity`: may now be absent',
       '`PUT /api/v1/laas/coins/treasury` `data.redeemed`: may now be absent',
+      '`PUT /api/v1/laas/coins/treasury` `data.expired`: may now be absent',
       '`PUT /api/v1/laas/coins/treasury` `data.outstanding`: may now be absent',
       '`PUT /api/v1/laas/coins/treasury` `data.issuanceLimit`: may now be absent',
+      '`PUT /api/v1/laas/coins/treasury` `data.defaultValidity`: may now be absent',
       '`webhook USER_ONBOARDING` `body.failed`: field removed',
     ]);
   });
