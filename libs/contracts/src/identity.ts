@@ -115,6 +115,18 @@ export const logout = http('logout', 'POST /api/v1/ufel/partners/logout', {
   },
 });
 
+export const signOutEverywhere = http('signOutEverywhere', 'POST /api/v1/ufel/partners/sign-out-everywhere', {
+  permission: 'credentials',
+  stepUp: true,
+  cutoff: 'partner',
+  message: 'signed out everywhere',
+  summary: 'End every session of every member at once, and optionally revoke every API key',
+  schemas: {
+    body: z.strictObject({ revokeApiKeys: z.boolean().default(false) }),
+    response: z.object({ sessionsRevoked: z.number().int(), apiKeysRevoked: z.number().int() }),
+  },
+});
+
 export const getMe = http('getMe', 'GET /api/v1/ufel/partners/me', {
   permission: 'read',
   message: 'partner returned',
@@ -194,6 +206,7 @@ export const listApiKeys = http('listApiKeys', 'GET /api/v1/ufel/partners/api-ke
 export const revokeApiKey = http('revokeApiKey', 'DELETE /api/v1/ufel/partners/api-keys/:id', {
   permission: 'credentials',
   stepUp: true,
+  cutoff: 'keys',
   message: 'api key revoked',
   summary: 'Revoke an API key',
   schemas: { params: z.object({ id: guid }), response: emptyObject },
@@ -264,6 +277,7 @@ export const identityOperations = [
   login,
   refreshTokens,
   logout,
+  signOutEverywhere,
   getMe,
   setWebhook,
   rotateWebhookSecret,

@@ -31,6 +31,13 @@ export interface HttpBinding {
   stepUp?: boolean;
   /** Once it succeeds, the gateway revokes the access token it was called with (logout). */
   endsSession?: boolean;
+  /**
+   * Once it succeeds, the gateway writes a cutoff to the shared revocation list (revocation.ts), so
+   * credentials issued before it are refused on every replica at once: `partner` every session of the
+   * partner (and its API keys when the answer says `apiKeysRevoked > 0`), `member` the sessions of the
+   * member in the path's `:id`, `keys` the partner's verified API keys are checked with identity again.
+   */
+  cutoff?: 'partner' | 'member' | 'keys';
   /** The envelope's `message` on success. */
   message: string;
   /** The success envelope carries no `data` (onboard-users). */

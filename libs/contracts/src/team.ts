@@ -100,6 +100,7 @@ export const acceptInvite = http('acceptInvite', 'POST /api/v1/ufel/partners/inv
 export const updateMemberRole = http('updateMemberRole', 'PATCH /api/v1/ufel/partners/members/:id', {
   permission: 'team',
   stepUp: true,
+  cutoff: 'member',
   message: 'member updated',
   summary: "Change a member's role",
   schemas: {
@@ -112,6 +113,7 @@ export const updateMemberRole = http('updateMemberRole', 'PATCH /api/v1/ufel/par
 export const removeMember = http('removeMember', 'DELETE /api/v1/ufel/partners/members/:id', {
   permission: 'team',
   stepUp: true,
+  cutoff: 'member',
   message: 'member removed',
   summary: 'Remove a member (your own id: leave the team); their sessions end',
   schemas: { params: z.object({ id: guid }), response: z.object({}) },

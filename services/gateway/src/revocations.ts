@@ -16,7 +16,14 @@ export interface Revocations {
   keysChangedSince(partnerId: string, verifiedAtMs: number): Promise<boolean>;
   /** Revokes a session's access token on every replica until it would have expired. */
   revokeToken(principal: Principal): Promise<void>;
+  /** Refuses, on every replica, credentials of that kind issued (or verified) before `atMs`. */
+  writeCutoff(kind: CutoffKind, id: string, atMs: number): Promise<void>;
 }
+
+export type CutoffKind = 'sessionsOfPartner' | 'sessionsOfMember' | 'keysOfPartner';
+
+/** A cutoff outlives every access token and cached key it refuses (both live 15 minutes at most). */
+const CUTOFF_TTL_MS = 24 * 3600 * 1000;
 
 /**
  * The revocation list shared by the replicas (libs/contracts/src/revocation.ts), read on every
@@ -44,7 +51,7 @@ export function redisRevocations(redis: Redis, namespace: string, log: Log): Rev
       if (p.memberId) names.push(keys.sessionsOfMember(p.memberId));
       const [revoked, ...cutoffs] = (await read(names)) ?? [];
       if (revoked) return true;
-      const issuedMs = (p.issuedAt ?? 0) * 1000;
+      const issuedMs = Math.round((p.issuedAt ?? 0) * 1000);
       return cutoffs.some((c) => c !== null && c !== undefined && Number(c) > issuedMs);
     },
     async keysChangedSince(partnerId, verifiedAtMs) {
@@ -56,6 +63,9 @@ export function redisRevocations(redis: Redis, namespace: string, log: Log): Rev
       const ttlMs = p.expiresAt * 1000 - Date.now();
       if (ttlMs > 0) await redis.set(keys.token(p.tokenId), '1', 'PX', ttlMs);
     },
+    async writeCutoff(kind, id, atMs) {
+      await redis.set(keys[kind](id), String(atMs), 'PX', CUTOFF_TTL_MS);
+    },
   };
 }
 
@@ -65,5 +75,25 @@ export async function revokeCallerToken(revocations: Revocations, caller: Princi
     await revocations.revokeToken(caller);
   } catch {
     throw AppError.unavailable('the access token could not be revoked on every gateway; retry the logout', 1);
+  }
+}
+
+/**
+ * After identity revoked credentials in its database: the access tokens and cached keys issued before
+ * now are refused on every replica, or the call fails (503) and the caller retries it (it is idempotent).
+ */
+export async function writeCutoffs(
+  revocations: Revocations,
+  writes: readonly [CutoffKind, string][],
+  requestStartMs: number,
+): Promise<void> {
+  // Sessions: those issued before the request arrived, so tokens the call itself issues (a password
+  // change) or a login after it live; keys: those verified before now, after identity revoked them.
+  const now = Date.now();
+  try {
+    for (const [kind, id] of writes)
+      await revocations.writeCutoff(kind, id, kind === 'keysOfPartner' ? now : requestStartMs);
+  } catch {
+    throw AppError.unavailable('the credentials could not be revoked on every gateway; retry the call', 1);
   }
 }

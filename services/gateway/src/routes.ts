@@ -13,9 +13,10 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { answerCache, freshnessOf } from './answer-cache.ts';
 import { type Authenticator, authenticateFirst } from './authenticate-first.ts';
 import type { GatewayConfig } from './config.ts';
+import { cutoffsOf } from './cutoffs.ts';
 import { LARGE_BODY_ROUTE, type LargeBodyAdmission, UnparsedJson } from './large-body.ts';
 import type { Principal } from './principal.ts';
-import { type Revocations, revokeCallerToken } from './revocations.ts';
+import { type Revocations, revokeCallerToken, writeCutoffs } from './revocations.ts';
 
 interface RouteDeps {
   nc: NatsConnection;
@@ -116,6 +117,7 @@ export function registerOperationRoutes(
       handler: async (request, reply) => {
         const requestId = String(request.id);
         const caller = request.caller;
+        const startedAt = Date.now();
         const parts = await validateParts(op, request.body, request.query, request.params);
         if (!parts.ok) throw AppError.badRequest(parts.error);
         const { body, query, params } = parts;
@@ -139,6 +141,8 @@ export function registerOperationRoutes(
             ? await cachedAnswer({ op, partnerId: caller.partnerId, query, params }, freshForMs, ask)
             : await ask();
         if (http.endsSession && caller) await revokeCallerToken(deps.revocations, caller);
+        if (http.cutoff && caller)
+          await writeCutoffs(deps.revocations, cutoffsOf(http.cutoff, caller, params, json), startedAt);
         if (http.location) reply.header('location', locationOf(http.location, json));
         return reply
           .code(http.statusCode ?? 200)

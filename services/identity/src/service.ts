@@ -22,6 +22,7 @@ import { refreshTokensHandler } from './operations/refresh-tokens.ts';
 import { registerPartnerHandler } from './operations/register-partner.ts';
 import { resendCodeHandler } from './operations/resend-code.ts';
 import { rotateWebhookSecretHandler, setWebhookHandler } from './operations/set-webhook.ts';
+import { signOutEverywhereHandler } from './operations/sign-out-everywhere.ts';
 import { teamHandlers } from './operations/team.ts';
 import { verifyEmailHandler } from './operations/verify-email.ts';
 
@@ -66,6 +67,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         ...loginUnlockHandlers(deps),
         refreshTokensHandler(deps),
         logoutHandler(deps),
+        signOutEverywhereHandler(deps),
         getMeHandler(deps),
         setWebhookHandler(deps),
         rotateWebhookSecretHandler(deps),

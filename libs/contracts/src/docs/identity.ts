@@ -97,6 +97,12 @@ export const identityDocs: Record<string, OperationDocs> = {
     request: { refreshToken: 'rt_8Jx2…' },
     response: {},
   },
+  signOutEverywhere: {
+    description:
+      'Ends every session of every member of your team: their refresh tokens are revoked, and every access token issued before this call (yours too) is refused at once by every gateway. With `revokeApiKeys: true` every API key is revoked too, also at once. Recorded in the audit log. Needs a login session whose password was entered in the last 5 minutes, never an API key.',
+    request: { revokeApiKeys: false },
+    response: { sessionsRevoked: 3, apiKeysRevoked: 0 },
+  },
   getMe: {
     description:
       'Your partner account, with the webhook URL (never the secret) and the event kinds sent to it (`webhookEvents`).',

@@ -91,3 +91,15 @@ export async function useApiKey(em: EntityManager, key: string): Promise<LiveApi
     [sha256(key)],
   );
 }
+
+/** Revokes every live key of the partner (signing out everywhere); returns how many. */
+export async function revokeAllApiKeys(em: EntityManager, partnerId: string): Promise<number> {
+  const row = await boundRow<{ n: number }>(
+    em,
+    `WITH revoked AS (UPDATE api_keys SET revoked_at = now()
+                       WHERE partner_id = $1 AND revoked_at IS NULL RETURNING 1)
+     SELECT count(*)::int AS n FROM revoked`,
+    [partnerId],
+  );
+  return row?.n ?? 0;
+}

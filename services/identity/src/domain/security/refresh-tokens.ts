@@ -90,3 +90,15 @@ export async function revokeRefreshTokens(
     );
   }
 }
+
+/** Revokes every live refresh token of every member of the partner; returns how many. */
+export async function revokePartnerSessions(em: EntityManager, partnerId: string): Promise<number> {
+  const row = await boundRow<{ n: number }>(
+    em,
+    `WITH revoked AS (UPDATE refresh_tokens SET revoked_at = now()
+                       WHERE partner_id = $1 AND revoked_at IS NULL AND expires_at > now() RETURNING 1)
+     SELECT count(*)::int AS n FROM revoked`,
+    [partnerId],
+  );
+  return row?.n ?? 0;
+}

@@ -44,15 +44,18 @@ export function createTokenSigner(db: Database, kek: KeyEncryption): TokenSigner
     async sign(em, partnerId, ttlSeconds, claims) {
       const active = await activeKey(em);
       if (!active) throw new Error('no active signing key (run identity once to create one)');
-      return new SignJWT({ typ: 'access', ...claims })
-        .setProtectedHeader({ alg: ACCESS_TOKEN.algorithm, kid: active.kid, typ: 'JWT' })
-        .setSubject(partnerId)
-        .setIssuer(ACCESS_TOKEN.issuer)
-        .setAudience(ACCESS_TOKEN.audience)
-        .setIssuedAt()
-        .setJti(randomUUID())
-        .setExpirationTime(`${ttlSeconds}s`)
-        .sign(await privateKeyOf(active.kid, active.sealed));
+      return (
+        new SignJWT({ typ: 'access', ...claims })
+          .setProtectedHeader({ alg: ACCESS_TOKEN.algorithm, kid: active.kid, typ: 'JWT' })
+          .setSubject(partnerId)
+          .setIssuer(ACCESS_TOKEN.issuer)
+          .setAudience(ACCESS_TOKEN.audience)
+          // In milliseconds: a cutoff written a moment after a new login must not refuse it.
+          .setIssuedAt(Date.now() / 1000)
+          .setJti(randomUUID())
+          .setExpirationTime(`${ttlSeconds}s`)
+          .sign(await privateKeyOf(active.kid, active.sealed))
+      );
     },
     jwks: async () => ({ keys: await publishedKeys(db.em.fork()) }),
   };

@@ -1,0 +1,92 @@
+import { type Gateway, startGateway } from '@coin/gateway';
+import { apiClient, type Stack } from '@coin/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
+import { stackWith } from './support/stack.ts';
+
+let stack: Stack;
+let second: Gateway;
+
+const ME = '/api/v1/ufel/partners/me';
+const KEYS = '/api/v1/ufel/partners/api-keys';
+const SIGN_OUT = '/api/v1/ufel/partners/sign-out-everywhere';
+
+beforeAll(async () => {
+  stack = await stackWith(['identity'], { AUTH_RATE_LIMIT_MAX: '1000' });
+  second = await startGateway({ ...stack.env, PORT: '0', READY_SERVICES: 'identity' });
+});
+
+afterAll(async () => {
+  await second?.stop();
+  await stack?.stop();
+});
+
+async function anotherSession(p: RegisteredPartner) {
+  const res = await stack.api.post('/api/v1/ufel/partners/login', { email: p.email, password: p.password });
+  expect(res.status).toBe(200);
+  return res.body.data.tokens as { accessToken: string; refreshToken: string };
+}
+
+async function newKey(p: RegisteredPartner): Promise<string> {
+  const res = await stack.api.post(KEYS, { name: 'backend' }, { token: p.accessToken });
+  expect(res.status).toBe(200);
+  return res.body.data.key as string;
+}
+
+describe('signing out everywhere', () => {
+  it('refuses every earlier access token on the other gateway within a second, and the API keys when asked', async () => {
+    const p = await registerAndLogin(stack.api);
+    const laptop = await anotherSession(p);
+    const key = await newKey(p);
+    const other = apiClient(second.url);
+    // The other replica has verified and cached the laptop's token and the key.
+    expect((await other.get(ME, { token: laptop.accessToken })).status).toBe(200);
+    expect((await other.get(ME, { token: key })).status).toBe(200);
+
+    const out = await stack.api.post(SIGN_OUT, { revokeApiKeys: true }, { token: p.accessToken });
+    expect(out.status).toBe(200);
+    expect(out.body.data).toEqual({ sessionsRevoked: 2, apiKeysRevoked: 1 });
+    const signedOutAt = Date.now();
+
+    const refused = await other.get(ME, { token: laptop.accessToken });
+    const within = Date.now() - signedOutAt;
+    expect(refused.status).toBe(401);
+    expect(refused.body.data.error).toBe('access token has been revoked');
+    expect(within).toBeLessThan(1000);
+    expect((await other.get(ME, { token: key })).status).toBe(401);
+    expect((await other.get(ME, { token: p.accessToken })).status).toBe(401);
+    const refresh = await other.post('/api/v1/ufel/partners/refresh', { refreshToken: laptop.refreshToken });
+    expect(refresh.status).toBe(401);
+    console.log(`signed-out token refused by the other replica ${within} ms after signing out everywhere`);
+
+    // A new login works, and the audit log names who did it.
+    const again = await anotherSession(p);
+    expect((await other.get(ME, { token: again.accessToken })).status).toBe(200);
+    const audit = await stack.api.get('/api/v1/ufel/partners/audit-log', { token: again.accessToken });
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.body.data)).toContain('signOutEverywhere');
+  });
+
+  it('keeps the API keys unless asked, and refuses an API key', async () => {
+    const p = await registerAndLogin(stack.api);
+    const key = await newKey(p);
+    const out = await stack.api.post(SIGN_OUT, {}, { token: p.accessToken });
+    expect(out.status).toBe(200);
+    expect(out.body.data.apiKeysRevoked).toBe(0);
+    expect((await apiClient(second.url).get(ME, { token: key })).status).toBe(200);
+
+    const asKey = await stack.api.post(SIGN_OUT, { revokeApiKeys: true }, { token: key });
+    expect(asKey.status).toBe(403);
+    expect((await stack.api.get(ME, { token: key })).status).toBe(200);
+  });
+
+  it('stops a revoked API key at once on the other gateway, which had cached it', async () => {
+    const p = await registerAndLogin(stack.api);
+    const created = await stack.api.post(KEYS, { name: 'soon revoked' }, { token: p.accessToken });
+    const { id, key } = created.body.data as { id: string; key: string };
+    const other = apiClient(second.url);
+    expect((await other.get(ME, { token: key })).status).toBe(200);
+    expect((await stack.api.delete(`${KEYS}/${id}`, { token: p.accessToken })).status).toBe(200);
+    expect((await other.get(ME, { token: key })).status).toBe(401);
+  });
+});
