@@ -35,6 +35,16 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
+  signOutEverywhere:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'STEP_UP_REQUIRED'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
   getMe:
     | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'

@@ -10,6 +10,7 @@ export const partnerOperations = {
   login: identity.login,
   refreshTokens: identity.refreshTokens,
   logout: identity.logout,
+  signOutEverywhere: identity.signOutEverywhere,
   getMe: identity.getMe,
   setWebhook: identity.setWebhook,
   rotateWebhookSecret: identity.rotateWebhookSecret,
