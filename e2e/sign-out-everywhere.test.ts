@@ -10,6 +10,8 @@ let second: Gateway;
 const ME = '/api/v1/ufel/partners/me';
 const KEYS = '/api/v1/ufel/partners/api-keys';
 const SIGN_OUT = '/api/v1/ufel/partners/sign-out-everywhere';
+const PASSWORD = '/api/v1/ufel/partners/password';
+const REFRESH = '/api/v1/ufel/partners/refresh';
 
 beforeAll(async () => {
   stack = await stackWith(['identity'], { AUTH_RATE_LIMIT_MAX: '1000' });
@@ -88,5 +90,52 @@ describe('signing out everywhere', () => {
     expect((await other.get(ME, { token: key })).status).toBe(200);
     expect((await stack.api.delete(`${KEYS}/${id}`, { token: p.accessToken })).status).toBe(200);
     expect((await other.get(ME, { token: key })).status).toBe(401);
+  });
+});
+
+describe('changing the password', () => {
+  it('needs the present password, ends every other session at once and gives the caller new tokens', async () => {
+    const p = await registerAndLogin(stack.api);
+    const laptop = await anotherSession(p);
+    const other = apiClient(second.url);
+    expect((await other.get(ME, { token: laptop.accessToken })).status).toBe(200);
+
+    const wrong = await stack.api.post(
+      PASSWORD,
+      { currentPassword: 'not the password', newPassword: 'a new long passphrase' },
+      { token: p.accessToken },
+    );
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.data.appErrorCode).toBe('INVALID_PASSWORD');
+    expect((await other.get(ME, { token: laptop.accessToken })).status).toBe(200);
+
+    const changed = await stack.api.post(
+      PASSWORD,
+      { currentPassword: p.password, newPassword: 'a new long passphrase' },
+      { token: p.accessToken },
+    );
+    expect(changed.status).toBe(200);
+    const fresh = changed.body.data.tokens as { accessToken: string; refreshToken: string };
+    expect((await other.get(ME, { token: laptop.accessToken })).status).toBe(401);
+    expect((await other.get(ME, { token: p.accessToken })).status).toBe(401);
+    expect((await stack.api.post(REFRESH, { refreshToken: laptop.refreshToken })).status).toBe(401);
+    expect((await other.get(ME, { token: fresh.accessToken })).status).toBe(200);
+    expect((await stack.api.post(REFRESH, { refreshToken: fresh.refreshToken })).status).toBe(200);
+
+    const login = (password: string) =>
+      stack.api.post('/api/v1/ufel/partners/login', { email: p.email, password });
+    expect((await login(p.password)).status).toBe(401);
+    expect((await login('a new long passphrase')).status).toBe(200);
+  });
+
+  it('is refused to an API key', async () => {
+    const p = await registerAndLogin(stack.api);
+    const key = await newKey(p);
+    const res = await stack.api.post(
+      PASSWORD,
+      { currentPassword: p.password, newPassword: 'x'.repeat(12) },
+      { token: key },
+    );
+    expect(res.status).toBe(403);
   });
 });

@@ -12,13 +12,14 @@ import {
 } from './common.ts';
 import { operationsOf } from './operation.ts';
 import { API_KEY_SCOPES } from './permissions.ts';
+import { changePassword, signOutEverywhere, tokensSchema } from './session-ends.ts';
 import { text } from './text.ts';
 import { rotateWebhookSecret, setWebhook } from './webhook-settings.ts';
 import { eventKind } from './webhooks.ts';
 
 const { http, internal } = operationsOf('identity');
 
-export { rotateWebhookSecret, setWebhook };
+export { changePassword, rotateWebhookSecret, setWebhook, signOutEverywhere };
 
 /** Names a partner chooses: an application, a partner, an API key. */
 const name200 = text({ max: 200 });
@@ -38,10 +39,6 @@ const partnerSchema = z
     userDetailsUrl: z.string(),
   })
   .meta({ id: 'Partner', description: 'A partner application, as registered.' });
-
-const tokensSchema = z
-  .object({ accessToken: z.string(), refreshToken: z.string() })
-  .meta({ id: 'Tokens', description: 'An access token (15 minutes) and a single-use refresh token.' });
 
 export const registerPartner = http('registerPartner', 'POST /api/v1/ufel/partners', {
   auth: 'none',
@@ -112,18 +109,6 @@ export const logout = http('logout', 'POST /api/v1/ufel/partners/logout', {
   schemas: {
     body: z.strictObject({ refreshToken: token.optional() }),
     response: emptyObject,
-  },
-});
-
-export const signOutEverywhere = http('signOutEverywhere', 'POST /api/v1/ufel/partners/sign-out-everywhere', {
-  permission: 'credentials',
-  stepUp: true,
-  cutoff: 'partner',
-  message: 'signed out everywhere',
-  summary: 'End every session of every member at once, and optionally revoke every API key',
-  schemas: {
-    body: z.strictObject({ revokeApiKeys: z.boolean().default(false) }),
-    response: z.object({ sessionsRevoked: z.number().int(), apiKeysRevoked: z.number().int() }),
   },
 });
 
@@ -278,6 +263,7 @@ export const identityOperations = [
   refreshTokens,
   logout,
   signOutEverywhere,
+  changePassword,
   getMe,
   setWebhook,
   rotateWebhookSecret,

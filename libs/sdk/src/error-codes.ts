@@ -45,6 +45,16 @@ export interface OperationErrorCodes {
     | 'STEP_UP_REQUIRED'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
+  changePassword:
+    | 'Bad request'
+    | 'FORBIDDEN'
+    | 'INVALID_PASSWORD'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNAUTHORIZED'
+    | 'UNSUPPORTED_MEDIA_TYPE';
   getMe:
     | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'

@@ -11,6 +11,7 @@ export const partnerOperations = {
   refreshTokens: identity.refreshTokens,
   logout: identity.logout,
   signOutEverywhere: identity.signOutEverywhere,
+  changePassword: identity.changePassword,
   getMe: identity.getMe,
   setWebhook: identity.setWebhook,
   rotateWebhookSecret: identity.rotateWebhookSecret,

@@ -10,6 +10,7 @@ export function cutoffsOf(
   answer: Uint8Array,
 ): [CutoffKind, string][] {
   if (cutoff === 'keys') return [['keysOfPartner', caller.partnerId]];
+  if (cutoff === 'caller') return caller.memberId ? [['sessionsOfMember', caller.memberId]] : [];
   if (cutoff === 'member') {
     const id = (params as { id?: string } | undefined)?.id;
     return id ? [['sessionsOfMember', id]] : [];

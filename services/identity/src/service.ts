@@ -12,6 +12,7 @@ import { identityMigrations } from './migrations/index.ts';
 import { acceptInviteHandler } from './operations/accept-invite.ts';
 import { apiKeyHandlers } from './operations/api-keys.ts';
 import { listAuditLogHandler } from './operations/audit-log.ts';
+import { changePasswordHandler } from './operations/change-password.ts';
 import { createAccountUserHandler } from './operations/create-account-user.ts';
 import { getMeHandler } from './operations/get-me.ts';
 import { getJwksHandler, getPartnerHandler, getPartnerProfileHandler } from './operations/internal.ts';
@@ -68,6 +69,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         refreshTokensHandler(deps),
         logoutHandler(deps),
         signOutEverywhereHandler(deps),
+        changePasswordHandler(deps),
         getMeHandler(deps),
         setWebhookHandler(deps),
         rotateWebhookSecretHandler(deps),

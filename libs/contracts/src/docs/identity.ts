@@ -103,6 +103,13 @@ export const identityDocs: Record<string, OperationDocs> = {
     request: { revokeApiKeys: false },
     response: { sessionsRevoked: 3, apiKeysRevoked: 0 },
   },
+  changePassword: {
+    description:
+      "Changes the signed-in member's password. `currentPassword` must be the present one (422 `INVALID_PASSWORD` otherwise). Every other session of the member ends at once on every gateway, the one the call is made with too: use the tokens in the answer from now on. Needs a login session, never an API key.",
+    errors: { 422: [{ code: 'INVALID_PASSWORD', when: '`currentPassword` is not the present password' }] },
+    request: { currentPassword: 'correct horse battery staple', newPassword: 'a new long passphrase' },
+    response: { tokens },
+  },
   getMe: {
     description:
       'Your partner account, with the webhook URL (never the secret) and the event kinds sent to it (`webhookEvents`).',

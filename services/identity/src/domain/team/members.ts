@@ -110,3 +110,23 @@ export async function deleteMember(tx: EntityManager, id: string): Promise<void>
     [id],
   );
 }
+
+/**
+ * Sets a member's password hash; the partner's own row too when the member holds the partner's
+ * e-mail (the previous release still logs in from it during a rolling update).
+ */
+export async function setMemberPassword(
+  tx: EntityManager,
+  m: MemberRecord,
+  passwordHash: string,
+): Promise<void> {
+  await boundQuery(tx, 'UPDATE members SET password_hash = $2, updated_at = now() WHERE id = $1', [
+    m.id,
+    passwordHash,
+  ]);
+  await boundQuery(tx, 'UPDATE partners SET password_hash = $3 WHERE partner_id = $1 AND email = $2', [
+    m.partnerId,
+    m.email,
+    passwordHash,
+  ]);
+}

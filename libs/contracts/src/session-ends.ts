@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, password } from './common.ts';
+import { operationsOf } from './operation.ts';
+
+/** Identity's operations that end sessions at once on every gateway (the contract's `cutoff`). */
+const { http } = operationsOf('identity');
+
+export const tokensSchema = z
+  .object({ accessToken: z.string(), refreshToken: z.string() })
+  .meta({ id: 'Tokens', description: 'An access token (15 minutes) and a single-use refresh token.' });
+
+export const signOutEverywhere = http('signOutEverywhere', 'POST /api/v1/ufel/partners/sign-out-everywhere', {
+  permission: 'credentials',
+  stepUp: true,
+  cutoff: 'partner',
+  message: 'signed out everywhere',
+  summary: 'End every session of every member at once, and optionally revoke every API key',
+  schemas: {
+    body: z.strictObject({ revokeApiKeys: z.boolean().default(false) }),
+    response: z.object({ sessionsRevoked: z.number().int(), apiKeysRevoked: z.number().int() }),
+  },
+});
+
+export const changePassword = http('changePassword', 'POST /api/v1/ufel/partners/password', {
+  permission: 'read',
+  cutoff: 'caller',
+  message: 'password changed',
+  summary: "Change the signed-in member's password: every other session ends, this one gets new tokens",
+  schemas: {
+    body: z.strictObject({
+      currentPassword: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+      newPassword: password,
+    }),
+    response: z.object({ tokens: tokensSchema }),
+  },
+});
