@@ -29,6 +29,7 @@ const APPLIED: Record<string, string> = {
   'identity/0013-email-codes-per-day': '2e5b541d5cde8872',
   'identity/0014-team-members-and-audit-log': 'd9fcebaa9fa06f2c',
   'identity/0015-login-unlock-tokens': '57eda4955db71e1e',
+  'identity/0016-password-reset-tokens': 'c4b4fdb48b7374fc',
   'leaderboard/events-applied-events': 'f7dddda03630bd29',
   'leaderboard/events-applied-events-retention': '38820ec3f379239c',
   'leaderboard/0001-standings': '2074146c70f49443',

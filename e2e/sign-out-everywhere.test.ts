@@ -1,26 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import { type Gateway, startGateway } from '@coin/gateway';
-import { apiClient, type Stack } from '@coin/testing';
+import { apiClient, eventually, type Stack } from '@coin/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Mailbox, startMailbox } from './support/mailbox.ts';
 import { type RegisteredPartner, registerAndLogin } from './support/partners.ts';
 import { stackWith } from './support/stack.ts';
 
 let stack: Stack;
 let second: Gateway;
+let mailbox: Mailbox;
 
 const ME = '/api/v1/ufel/partners/me';
 const KEYS = '/api/v1/ufel/partners/api-keys';
 const SIGN_OUT = '/api/v1/ufel/partners/sign-out-everywhere';
 const PASSWORD = '/api/v1/ufel/partners/password';
 const REFRESH = '/api/v1/ufel/partners/refresh';
+const RESET = '/api/v1/ufel/partners/password/reset';
 
 beforeAll(async () => {
-  stack = await stackWith(['identity'], { AUTH_RATE_LIMIT_MAX: '1000' });
+  mailbox = await startMailbox();
+  stack = await stackWith(['identity'], { AUTH_RATE_LIMIT_MAX: '1000', SMTP_URL: mailbox.url });
   second = await startGateway({ ...stack.env, PORT: '0', READY_SERVICES: 'identity' });
 });
 
 afterAll(async () => {
   await second?.stop();
   await stack?.stop();
+  await mailbox?.close();
 });
 
 async function anotherSession(p: RegisteredPartner) {
@@ -137,5 +143,39 @@ describe('changing the password', () => {
       { token: key },
     );
     expect(res.status).toBe(403);
+  });
+});
+
+describe('resetting the password by an e-mailed link', () => {
+  it('answers an unknown e-mail as a known one; the link works once and ends every session', async () => {
+    const p = await registerAndLogin(stack.api);
+    const other = apiClient(second.url);
+    expect((await other.get(ME, { token: p.accessToken })).status).toBe(200);
+
+    const asked = await stack.api.post(RESET, { email: p.email });
+    const unknown = await stack.api.post(RESET, { email: `nobody-${randomUUID()}@example.com` });
+    expect(asked.status).toBe(200);
+    expect(unknown.status).toBe(asked.status);
+    expect(unknown.body).toEqual(asked.body);
+    const mail = await eventually(async () =>
+      mailbox.received.find((m) => m.to.includes(p.email.toLowerCase())),
+    );
+    // The mail is quoted-printable: its soft line breaks are dropped first.
+    const token = /Reset token: (\S+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1];
+
+    const confirm = () => stack.api.post(`${RESET}/confirm`, { token, newPassword: 'reset long passphrase' });
+    const confirmed = await confirm();
+    expect(confirmed.body.data, token).toEqual(expect.objectContaining({ memberId: expect.any(String) }));
+    expect(confirmed.status).toBe(200);
+    expect((await other.get(ME, { token: p.accessToken })).status).toBe(401);
+    expect((await stack.api.post(REFRESH, { refreshToken: p.refreshToken })).status).toBe(401);
+    const again = await confirm();
+    expect(again.status).toBe(422);
+    expect(again.body.data.appErrorCode).toBe('INVALID_TOKEN');
+
+    const login = (password: string) =>
+      stack.api.post('/api/v1/ufel/partners/login', { email: p.email, password });
+    expect((await login(p.password)).status).toBe(401);
+    expect((await login('reset long passphrase')).status).toBe(200);
   });
 });

@@ -12,14 +12,27 @@ import {
 } from './common.ts';
 import { operationsOf } from './operation.ts';
 import { API_KEY_SCOPES } from './permissions.ts';
-import { changePassword, signOutEverywhere, tokensSchema } from './session-ends.ts';
+import {
+  changePassword,
+  confirmPasswordReset,
+  requestPasswordReset,
+  signOutEverywhere,
+  tokensSchema,
+} from './session-ends.ts';
 import { text } from './text.ts';
 import { rotateWebhookSecret, setWebhook } from './webhook-settings.ts';
 import { eventKind } from './webhooks.ts';
 
 const { http, internal } = operationsOf('identity');
 
-export { changePassword, rotateWebhookSecret, setWebhook, signOutEverywhere };
+export {
+  changePassword,
+  confirmPasswordReset,
+  requestPasswordReset,
+  rotateWebhookSecret,
+  setWebhook,
+  signOutEverywhere,
+};
 
 /** Names a partner chooses: an application, a partner, an API key. */
 const name200 = text({ max: 200 });
@@ -264,6 +277,8 @@ export const identityOperations = [
   logout,
   signOutEverywhere,
   changePassword,
+  requestPasswordReset,
+  confirmPasswordReset,
   getMe,
   setWebhook,
   rotateWebhookSecret,

@@ -36,9 +36,10 @@ export interface HttpBinding {
    * credentials issued before it are refused on every replica at once: `partner` every session of the
    * partner (and its API keys when the answer says `apiKeysRevoked > 0`), `member` the sessions of the
    * member in the path's `:id`, `caller` the sessions of the calling member (those issued before the
-   * request), `keys` the partner's verified API keys are checked with identity again.
+   * request), `answer` the sessions of the member the answer's `memberId` names, `keys` the partner's
+   * verified API keys are checked with identity again.
    */
-  cutoff?: 'partner' | 'member' | 'caller' | 'keys';
+  cutoff?: 'partner' | 'member' | 'caller' | 'answer' | 'keys';
   /** The envelope's `message` on success. */
   message: string;
   /** The success envelope carries no `data` (onboard-users). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH, password } from './common.ts';
+import { email, emptyObject, guid, MAX_PASSWORD_LENGTH, password } from './common.ts';
 import { operationsOf } from './operation.ts';
 
 /** Identity's operations that end sessions at once on every gateway (the contract's `cutoff`). */
@@ -34,3 +34,31 @@ export const changePassword = http('changePassword', 'POST /api/v1/ufel/partners
     response: z.object({ tokens: tokensSchema }),
   },
 });
+
+export const requestPasswordReset = http(
+  'requestPasswordReset',
+  'POST /api/v1/ufel/partners/password/reset',
+  {
+    auth: 'none',
+    rateLimit: 'auth',
+    message: 'if this e-mail can log in, a password reset link has been sent to it',
+    summary: 'E-mail a single-use link that sets a new password (1 hour)',
+    schemas: { body: z.strictObject({ email }), response: emptyObject },
+  },
+);
+
+export const confirmPasswordReset = http(
+  'confirmPasswordReset',
+  'POST /api/v1/ufel/partners/password/reset/confirm',
+  {
+    auth: 'none',
+    rateLimit: 'auth',
+    cutoff: 'answer',
+    message: 'password reset',
+    summary: "Follow a reset link: set the member's password and end every session of the member",
+    schemas: {
+      body: z.strictObject({ token: z.string().min(1).max(100), newPassword: password }),
+      response: z.object({ memberId: guid }),
+    },
+  },
+);

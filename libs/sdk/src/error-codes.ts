@@ -55,6 +55,21 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
+  requestPasswordReset:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  confirmPasswordReset:
+    | 'Bad request'
+    | 'INVALID_TOKEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNSUPPORTED_MEDIA_TYPE';
   getMe:
     | 'FORBIDDEN'
     | 'PAYLOAD_TOO_LARGE'

@@ -12,6 +12,8 @@ export const partnerOperations = {
   logout: identity.logout,
   signOutEverywhere: identity.signOutEverywhere,
   changePassword: identity.changePassword,
+  requestPasswordReset: identity.requestPasswordReset,
+  confirmPasswordReset: identity.confirmPasswordReset,
   getMe: identity.getMe,
   setWebhook: identity.setWebhook,
   rotateWebhookSecret: identity.rotateWebhookSecret,

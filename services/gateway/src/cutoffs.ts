@@ -5,10 +5,15 @@ import type { CutoffKind } from './revocations.ts';
 /** Which cutoffs an operation's success writes (the contract's `cutoff`), from its caller and answer. */
 export function cutoffsOf(
   cutoff: NonNullable<HttpBinding['cutoff']>,
-  caller: Principal,
+  caller: Principal | undefined,
   params: unknown,
   answer: Uint8Array,
 ): [CutoffKind, string][] {
+  if (cutoff === 'answer') {
+    const { memberId } = JSON.parse(Buffer.from(answer).toString()) as { memberId?: string };
+    return memberId ? [['sessionsOfMember', memberId]] : [];
+  }
+  if (!caller) return [];
   if (cutoff === 'keys') return [['keysOfPartner', caller.partnerId]];
   if (cutoff === 'caller') return caller.memberId ? [['sessionsOfMember', caller.memberId]] : [];
   if (cutoff === 'member') {

@@ -141,7 +141,7 @@ export function registerOperationRoutes(
             ? await cachedAnswer({ op, partnerId: caller.partnerId, query, params }, freshForMs, ask)
             : await ask();
         if (http.endsSession && caller) await revokeCallerToken(deps.revocations, caller);
-        if (http.cutoff && caller)
+        if (http.cutoff)
           await writeCutoffs(deps.revocations, cutoffsOf(http.cutoff, caller, params, json), startedAt);
         if (http.location) reply.header('location', locationOf(http.location, json));
         return reply

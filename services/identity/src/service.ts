@@ -19,6 +19,7 @@ import { getJwksHandler, getPartnerHandler, getPartnerProfileHandler } from './o
 import { loginHandler } from './operations/login.ts';
 import { loginUnlockHandlers } from './operations/login-unlock.ts';
 import { logoutHandler } from './operations/logout.ts';
+import { passwordResetHandlers } from './operations/password-reset.ts';
 import { refreshTokensHandler } from './operations/refresh-tokens.ts';
 import { registerPartnerHandler } from './operations/register-partner.ts';
 import { resendCodeHandler } from './operations/resend-code.ts';
@@ -70,6 +71,7 @@ export async function startIdentity(env: NodeJS.ProcessEnv = process.env) {
         logoutHandler(deps),
         signOutEverywhereHandler(deps),
         changePasswordHandler(deps),
+        ...passwordResetHandlers(deps),
         getMeHandler(deps),
         setWebhookHandler(deps),
         rotateWebhookSecretHandler(deps),

@@ -110,6 +110,19 @@ export const identityDocs: Record<string, OperationDocs> = {
     request: { currentPassword: 'correct horse battery staple', newPassword: 'a new long passphrase' },
     response: { tokens },
   },
+  requestPasswordReset: {
+    description:
+      'E-mails a link that sets a new password, single use and valid for an hour (at most one a minute per member). The answer is the same whether or not the e-mail can log in.',
+    request: { email: 'partner@example.com' },
+    response: {},
+  },
+  confirmPasswordReset: {
+    description:
+      "Follows a reset link: sets the member's password and ends every session of the member at once on every gateway. Log in with the new password afterwards.",
+    errors: { 422: [{ code: 'INVALID_TOKEN', when: 'the link is unknown, used or expired' }] },
+    request: { token: 'Yk3…', newPassword: 'a new long passphrase' },
+    response: { memberId: '6f1c2a7e-4b1d-4c55-9a2e-0d6b1f3e8a90' },
+  },
   getMe: {
     description:
       'Your partner account, with the webhook URL (never the secret) and the event kinds sent to it (`webhookEvents`).',

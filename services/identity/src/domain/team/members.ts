@@ -130,3 +130,7 @@ export async function setMemberPassword(
     passwordHash,
   ]);
 }
+
+export async function findMemberById(em: EntityManager, id: string): Promise<MemberRecord | undefined> {
+  return boundRow<MemberRecord>(em, `SELECT ${COLUMNS} FROM members WHERE id = $1`, [id]);
+}
