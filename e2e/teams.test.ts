@@ -48,7 +48,13 @@ async function join(by: string, role: string): Promise<Member & { acceptUrl: str
   expect(login.status).toBe(200);
   // The partner's id stays login's `user.id`: a member's client passes it as every partner's does.
   expect(login.body.data.user).toMatchObject({ id: owner.partnerId, email });
-  return { id: accepted.body.data.id, email, token: login.body.data.tokens.accessToken, acceptUrl };
+  return {
+    id: accepted.body.data.id,
+    email,
+    token: login.body.data.tokens.accessToken,
+    refreshToken: login.body.data.tokens.refreshToken,
+    acceptUrl,
+  };
 }
 
 async function auditLog(token: string, query: Record<string, string> = {}) {
@@ -254,7 +260,11 @@ describe('a team', () => {
     expect(promoted.body.data.role).toBe('owner');
     const left = await stack.api.delete(`${TEAM}/members/${ownerId}`, { token: owner.accessToken });
     expect(left.status).toBe(200);
-    const log = await auditLog(admin.token, { action: 'removeMember' });
+    // A role change ends the member's access tokens at once; a refresh carries the new role.
+    expect((await stack.api.get(`${TEAM}/members/me`, { token: admin.token })).status).toBe(401);
+    const refreshed = await stack.api.post(`${TEAM}/refresh`, { refreshToken: admin.refreshToken });
+    expect(refreshed.status).toBe(200);
+    const log = await auditLog(refreshed.body.data.tokens.accessToken, { action: 'removeMember' });
     expect(log.data.map((e) => e.summary)).toEqual([
       `${owner.email} left the team`,
       `removed ${support.email} (viewer)`,
