@@ -25,6 +25,7 @@ interface Member {
   id: string;
   email: string;
   token: string;
+  refreshToken: string;
 }
 
 function tokenOf(acceptUrl: string): string {

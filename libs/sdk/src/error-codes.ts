@@ -26,6 +26,20 @@ export interface OperationErrorCodes {
     | 'SERVICE_UNAVAILABLE'
     | 'UNAUTHORIZED'
     | 'UNSUPPORTED_MEDIA_TYPE';
+  requestLoginUnlock:
+    | 'Bad request'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UNSUPPORTED_MEDIA_TYPE';
+  unlockLogin:
+    | 'Bad request'
+    | 'INVALID_TOKEN'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED'
+    | 'SERVICE_TIMEOUT'
+    | 'SERVICE_UNAVAILABLE';
   logout:
     | 'Bad request'
     | 'FORBIDDEN'

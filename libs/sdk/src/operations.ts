@@ -1,4 +1,14 @@
-import { accounts, identity, leaderboard, onboarding, rules, team, wallet, webhooks } from '@coin/contracts';
+import {
+  accounts,
+  identity,
+  leaderboard,
+  loginUnlock,
+  onboarding,
+  rules,
+  team,
+  wallet,
+  webhooks,
+} from '@coin/contracts';
 
 /**
  * Every operation a partner can call over HTTP, by the name its SDK method carries. Listed by hand
@@ -9,6 +19,8 @@ export const partnerOperations = {
   registerPartner: identity.registerPartner,
   login: identity.login,
   refreshTokens: identity.refreshTokens,
+  requestLoginUnlock: loginUnlock.requestLoginUnlock,
+  unlockLogin: loginUnlock.unlockLogin,
   logout: identity.logout,
   signOutEverywhere: identity.signOutEverywhere,
   changePassword: identity.changePassword,
