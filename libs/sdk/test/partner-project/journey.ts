@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   const hook = await coin.setWebhook({ url: `http://127.0.0.1:${port}/coin`, events: ['USER_ONBOARDING'] });
+  // The signing secret is answered once, by the call that creates it.
+  if (!hook.secret) throw new Error('a new webhook answers its signing secret');
   secret = hook.secret;
   step('webhook set', { events: hook.events });
 
