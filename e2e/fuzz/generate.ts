@@ -3,8 +3,13 @@ import fc from 'fast-check';
 import { type Draft, type FuzzWorld, paramText, validDraft } from './draft.ts';
 import { mutation } from './mutations.ts';
 
-/** Every operation a partner can reach over HTTP. */
-const httpOperations = allOperations.filter((op) => op.http);
+/**
+ * Every operation a partner can reach over HTTP, but those that end the fuzzing partner's own sessions
+ * when called as the contract wants: the run must keep its credentials for its final read. Their
+ * hostile input is tested beside them (e2e/sign-out-everywhere.test.ts, e2e/session-revocation.test.ts).
+ */
+const SESSION_ENDING = new Set(['logout', 'signOutEverywhere', 'changePassword']);
+const httpOperations = allOperations.filter((op) => op.http && !SESSION_ENDING.has(op.name));
 
 /** A request to any operation: one in five as the contract wants it, the rest damaged one to three ways. */
 export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<Draft> {
